@@ -1,0 +1,28 @@
+// swift-tools-version: 6.1
+// An example applet package: the applet, and an Interface target with the state it shares.
+// It depends back on the AppletKit root package (two folders up) for the framework's products.
+import Foundation
+import PackageDescription
+
+// The root's package identity is its folder's name, whatever the clone was called.
+let root = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
+
+let package = Package(
+    name: "DashboardApplet",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "DashboardApplet", targets: ["DashboardApplet"]),
+        .library(name: "DashboardAppletInterface", targets: ["DashboardAppletInterface"]),
+    ],
+    dependencies: [
+        .package(path: "../.."),
+        .package(path: "../CounterApplet"),
+    ],
+    targets: [
+        .target(name: "DashboardAppletInterface", dependencies: [.product(name: "AppletState", package: root)]),
+        .target(name: "DashboardApplet", dependencies: ["DashboardAppletInterface",
+            .product(name: "CounterAppletInterface", package: "CounterApplet"),
+            .product(name: "Applet", package: root)]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,23 @@
+// swift-tools-version: 6.1
+// An example applet package: the applet, and an Interface target with the state it shares.
+// It depends back on the AppletKit root package (two folders up) for the framework's products.
+import Foundation
+import PackageDescription
+
+// The root's package identity is its folder's name, whatever the clone was called.
+let root = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
+
+let package = Package(
+    name: "ListApplet",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "ListApplet", targets: ["ListApplet"]),
+        .library(name: "ListAppletInterface", targets: ["ListAppletInterface"]),
+    ],
+    dependencies: [.package(path: "../..")],
+    targets: [
+        .target(name: "ListAppletInterface", dependencies: [.product(name: "AppletState", package: root)]),
+        .target(name: "ListApplet", dependencies: ["ListAppletInterface", .product(name: "Applet", package: root)]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,63 @@
+// swift-tools-version: 6.1
+// The AppletKit framework and its demo host. Each example applet is its own package under
+// Applets/ that depends back on this package's library products; SwiftPM accepts that cycle
+// between packages because the target graph has none.
+import PackageDescription
+
+let package = Package(
+    name: "AppletKit",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Terminal", targets: ["Terminal"]),
+        .library(name: "AppletState", targets: ["AppletState"]),
+        .library(name: "AppletUI", targets: ["AppletUI"]),
+        .library(name: "Applet", targets: ["Applet"]),
+        .library(name: "AppletKit", targets: ["AppletKit"]),
+        .executable(name: "appletkit", targets: ["appletkit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(path: "Applets/CounterApplet"),
+        .package(path: "Applets/DashboardApplet"),
+        .package(path: "Applets/ListApplet"),
+    ],
+    targets: [
+        // ncursesw from the system (Debian: libncurses-dev), and a C shim for what Swift can't do.
+        .systemLibrary(
+            name: "CNcurses",
+            pkgConfig: "ncursesw",
+            providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]
+        ),
+        .target(name: "CNcursesShim", dependencies: ["CNcurses"]),
+        .target(name: "Terminal", dependencies: ["CNcursesShim"]),
+        .target(name: "AppletState"),
+        .target(name: "AppletUI", dependencies: ["Terminal", "AppletState"]),
+        .target(name: "Applet", dependencies: ["AppletUI", "AppletState"]),
+        .target(name: "AppletKit", dependencies: ["Applet"]),
+        .executableTarget(
+            name: "appletkit",
+            dependencies: [
+                "AppletKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "CounterApplet", package: "CounterApplet"),
+                .product(name: "DashboardApplet", package: "DashboardApplet"),
+                .product(name: "ListApplet", package: "ListApplet"),
+            ]
+        ),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
+        .testTarget(name: "AppletStateTests", dependencies: ["AppletState"]),
+        .testTarget(name: "AppletUITests", dependencies: ["AppletUI"]),
+        .testTarget(
+            name: "AppletKitTests",
+            dependencies: [
+                "AppletKit",
+                .product(name: "CounterApplet", package: "CounterApplet"),
+                .product(name: "CounterAppletInterface", package: "CounterApplet"),
+                .product(name: "DashboardApplet", package: "DashboardApplet"),
+                .product(name: "ListApplet", package: "ListApplet"),
+            ]
+        ),
+        .testTarget(name: "EndToEndTests"),
+    ],
+    swiftLanguageModes: [.v6]
+)

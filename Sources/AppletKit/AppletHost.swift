@@ -1,0 +1,289 @@
+@_exported import Applet
+import Dispatch
+import Observation
+
+/// The host shell: a tab bar on top, the selected tab's applet panes, and a footer with the keys
+/// that work right now. It owns the run loop: input becomes events, events change state, and a
+/// state change draws one frame on the next turn of the main queue, however many changes came.
+///
+/// ```swift
+/// try await AppletHost(tabs: [
+///     Tab(CounterApplet()),
+///     Tab("Dashboard", split: .horizontal, [MonitorApplet(), LogApplet()]),
+/// ]).run()
+/// ```
+///
+/// Keys, in order: the focused widget, then the focused pane's applet commands, then the host's
+/// own: `1`–`9` select a tab, `]`/`[` next/previous tab, `Tab`/`Shift-Tab` move focus,
+/// `q` quits, `Ctrl-C` always quits, `Ctrl-Z` suspends.
+@MainActor
+public final class AppletHost {
+    public let tabs: [Tab]
+    public let application: Application
+    /// The tab on screen (0-based).
+    public private(set) var selectedTab: Int
+    /// The focused pane of each tab.
+    private var focusedPane: [Int]
+    private var trees: [[ViewTree]]
+    private let terminal: any Terminal
+    private var needsDisplay = true
+    private var frameScheduled = false
+    private var quitContinuation: CheckedContinuation<Void, Never>?
+    public private(set) var isRunning = false
+
+    /// The smallest screen the layout fits in; below it the host shows a short message instead.
+    public static let minimumSize = Size(width: 20, height: 5)
+
+    /// - Parameters:
+    ///   - tabs: the tabs, left to right.
+    ///   - initialTab: the tab shown first (0-based).
+    ///   - application: the store the applets read and write (`Application.current` by default).
+    ///   - terminal: where to draw; `nil` takes over the real terminal when `run()` starts.
+    public init(tabs: [Tab], initialTab: Int = 0, application: Application = .current, terminal: (any Terminal)? = nil) throws {
+        precondition(!tabs.isEmpty, "AppletHost needs at least one tab")
+        self.tabs = tabs
+        self.application = application
+        self.selectedTab = tabs.indices.contains(initialTab) ? initialTab : 0
+        self.focusedPane = tabs.map { _ in 0 }
+        self.trees = tabs.map { $0.panes.map { _ in ViewTree() } }
+        self.terminal = try terminal ?? NcursesTerminal(environment: ProcessInfoEnvironment.current)
+    }
+
+    /// Runs until the user quits (or a SIGTERM/SIGINT/SIGHUP arrives); the terminal is given back
+    /// as it was in every case, including when this throws.
+    public func run() async throws {
+        try start()
+        await withCheckedContinuation { continuation in
+            if isRunning { quitContinuation = continuation } else { continuation.resume() }
+        }
+    }
+
+    /// Takes over the terminal and draws the first frame. `run()` calls this; tests call it directly.
+    public func start() throws {
+        guard !isRunning else { return }
+        do {
+            try terminal.start { [weak self] event in self?.handle(event) }
+        } catch {
+            terminal.stop()
+            throw error
+        }
+        isRunning = true
+        needsDisplay = true
+        renderIfNeeded()
+    }
+
+    /// Ends the run: gives the terminal back and lets `run()` return.
+    public func quit() {
+        guard isRunning else { return }
+        isRunning = false
+        terminal.stop()
+        quitContinuation?.resume()
+        quitContinuation = nil
+    }
+
+    // MARK: Events
+
+    /// Routes one event (see the type's documentation for the order keys go through).
+    public func handle(_ event: Event) {
+        guard isRunning else { return }
+        Application.withCurrent(application) {
+            switch event {
+            case .key(let key): handleKey(key)
+            case .mouse(let mouse): handleMouse(mouse)
+            case .paste: break  // no widget takes text yet; pasted keys never reach bindings
+            case .resize: setNeedsDisplay()
+            case .terminate: quit()
+            }
+        }
+    }
+
+    private func handleKey(_ key: KeyEvent) {
+        if key == KeyEvent(.char("c"), modifiers: .ctrl) { quit(); return }
+        if key == KeyEvent(.char("z"), modifiers: .ctrl) { terminal.suspend(); return }
+        if activeTree.handleKey(key) { setNeedsDisplay(); return }
+        if let command = activeApplet.commands.first(where: { $0.key == key }) {
+            command.action()
+            setNeedsDisplay()
+            return
+        }
+        handleGlobalKey(key)
+    }
+
+    private func handleGlobalKey(_ key: KeyEvent) {
+        guard key.modifiers.isEmpty || key.modifiers == .shift else { return }
+        switch key.code {
+        case .char(let c) where c.isASCII && c.isNumber && c != "0":
+            if let n = c.wholeNumberValue, n <= tabs.count { select(tab: n - 1) }
+        case .char("]"): select(tab: (selectedTab + 1) % tabs.count)
+        case .char("["): select(tab: (selectedTab - 1 + tabs.count) % tabs.count)
+        case .char("q"): quit()
+        case .tab: moveFocus(forward: !key.modifiers.contains(.shift))
+        default: break
+        }
+    }
+
+    private func handleMouse(_ mouse: MouseEvent) {
+        if mouse.position.y == 0, case .press(.left) = mouse.kind {
+            if let index = tabBarHits.firstIndex(where: { $0.contains(mouse.position.x) }) { select(tab: index) }
+            return
+        }
+        let rects = paneRects(in: terminal.size)
+        guard let pane = rects.firstIndex(where: { $0.contains(mouse.position) }) else { return }
+        if case .press = mouse.kind, focusedPane[selectedTab] != pane {
+            focusedPane[selectedTab] = pane
+            setNeedsDisplay()
+        }
+        if trees[selectedTab][pane].handleMouse(mouse) { setNeedsDisplay() }
+    }
+
+    /// Selects a tab (0-based); out-of-range indexes are ignored.
+    public func select(tab index: Int) {
+        guard tabs.indices.contains(index), index != selectedTab else { return }
+        selectedTab = index
+        setNeedsDisplay()
+    }
+
+    private func moveFocus(forward: Bool) {
+        let panes = trees[selectedTab]
+        var pane = focusedPane[selectedTab]
+        if panes[pane].moveFocus(forward: forward, wrap: panes.count == 1) { setNeedsDisplay(); return }
+        guard panes.count > 1 else { return }
+        pane = (pane + (forward ? 1 : -1) + panes.count) % panes.count
+        focusedPane[selectedTab] = pane
+        panes[pane].focusEdge(first: forward)
+        setNeedsDisplay()
+    }
+
+    private var activeTree: ViewTree { trees[selectedTab][focusedPane[selectedTab]] }
+    private var activeApplet: any Applet { tabs[selectedTab].panes[focusedPane[selectedTab]] }
+
+    // MARK: Frames
+
+    /// Asks for a frame on the next turn of the main queue; many calls in one turn draw once.
+    public func setNeedsDisplay() {
+        needsDisplay = true
+        guard !frameScheduled, isRunning else { return }
+        frameScheduled = true
+        DispatchQueue.main.async { [weak self] in
+            MainActor.assumeIsolated {
+                self?.frameScheduled = false
+                self?.renderIfNeeded()
+            }
+        }
+    }
+
+    /// Draws a frame now if anything changed since the last one (tests call this after events).
+    public func renderIfNeeded() {
+        guard needsDisplay, isRunning else { return }
+        needsDisplay = false
+        let size = terminal.size
+        var canvas = Canvas(size: size)
+        // Whatever state the frame reads is observed: a change to it schedules the next frame,
+        // from whichever thread made it. State nobody on screen read redraws nothing.
+        withObservationTracking {
+            Application.withCurrent(application) { draw(on: &canvas) }
+        } onChange: { [weak self] in
+            DispatchQueue.main.async { MainActor.assumeIsolated { self?.setNeedsDisplay() } }
+        }
+        terminal.present(canvas)
+    }
+
+    private var tabBarHits: [Range<Int>] = []
+
+    private func draw(on canvas: inout Canvas) {
+        let size = canvas.size
+        guard size.width >= Self.minimumSize.width, size.height >= Self.minimumSize.height else {
+            drawTooSmall(on: &canvas)
+            return
+        }
+        drawTabBar(on: &canvas)
+        let rects = paneRects(in: size)
+        let tab = tabs[selectedTab]
+        for (i, applet) in tab.panes.enumerated() {
+            trees[selectedTab][i].render(applet, in: rects[i], on: &canvas, isActive: i == focusedPane[selectedTab])
+        }
+        drawSplitLines(rects, on: &canvas)
+        drawFooter(on: &canvas)
+    }
+
+    private func drawTooSmall(on canvas: inout Canvas) {
+        let s = canvas.size
+        let lines = ["Terminal too small", "\(s.width)x\(s.height), need \(Self.minimumSize.width)x\(Self.minimumSize.height)", "Enlarge it or press q"]
+        let top = max(0, (s.height - lines.count) / 2)
+        for (i, line) in lines.enumerated() where top + i < s.height {
+            let shown = line.truncated(toColumns: s.width, ellipsis: true)
+            canvas.write(shown, at: Point(x: max(0, (s.width - shown.terminalWidth) / 2), y: top + i), style: Style(attributes: i == 0 ? .bold : []))
+        }
+    }
+
+    private static let tabBarStyle = Style(attributes: .underline)
+    private static let selectedTabStyle = Style(foreground: .cyan, attributes: [.reverse, .bold])
+
+    private func drawTabBar(on canvas: inout Canvas) {
+        let width = canvas.size.width
+        canvas.fill(Rect(x: 0, y: 0, width: width, height: 1), with: .blank(Self.tabBarStyle))
+        var x = 0
+        tabBarHits.removeAll(keepingCapacity: true)
+        for (i, tab) in tabs.enumerated() {
+            let label = " \(i + 1) \(tab.title) "
+            let style = i == selectedTab ? Self.selectedTabStyle : Self.tabBarStyle
+            let used = canvas.write(label, at: Point(x: x, y: 0), style: style)
+            tabBarHits.append(x..<(x + used))
+            x += used
+            if x < width { canvas.put("│", at: Point(x: x, y: 0), style: Self.tabBarStyle.merged(with: Style(attributes: .dim))) }
+            x += 1
+        }
+    }
+
+    private func paneRects(in size: Size) -> [Rect] {
+        let area = Rect(x: 0, y: 1, width: size.width, height: max(0, size.height - 2))
+        let tab = tabs[selectedTab]
+        let n = tab.panes.count
+        guard n > 1 else { return [area] }
+        // Split with a one-cell line between panes.
+        let total = (tab.split == .horizontal ? area.width : area.height) - (n - 1)
+        var rects: [Rect] = []
+        var offset = 0
+        for i in 0..<n {
+            let length = total / n + (i < total % n ? 1 : 0)
+            if tab.split == .horizontal {
+                rects.append(Rect(x: area.x + offset, y: area.y, width: max(0, length), height: area.height))
+            } else {
+                rects.append(Rect(x: area.x, y: area.y + offset, width: area.width, height: max(0, length)))
+            }
+            offset += length + 1
+        }
+        return rects
+    }
+
+    private func drawSplitLines(_ rects: [Rect], on canvas: inout Canvas) {
+        let style = Style(attributes: .dim)
+        for r in rects.dropLast() {
+            if tabs[selectedTab].split == .horizontal {
+                for y in r.minY..<r.maxY { canvas.put("│", at: Point(x: r.maxX, y: y), style: style) }
+            } else {
+                for x in r.minX..<r.maxX { canvas.put("─", at: Point(x: x, y: r.maxY), style: style) }
+            }
+        }
+    }
+
+    private static let footerKeyStyle = Style(attributes: [.reverse, .bold])
+
+    /// The footer: the focused applet's commands, then the host's keys.
+    private func drawFooter(on canvas: inout Canvas) {
+        let y = canvas.size.height - 1
+        var items: [(String, String)] = activeApplet.commands.map { ($0.keyLabel, $0.title) }
+        items.append(("1-\(min(9, tabs.count))", "Tab"))
+        items.append(("]/[", "Next/Prev"))
+        if activeTree.hasFocusableWidgets || tabs[selectedTab].panes.count > 1 { items.append(("Tab", "Focus")) }
+        items.append(("q", "Quit"))
+        var x = 0
+        let width = canvas.size.width
+        for (key, title) in items {
+            let needed = key.terminalWidth + 1 + title.terminalWidth
+            if x + needed > width { break }
+            x += canvas.write(key, at: Point(x: x, y: y), style: Self.footerKeyStyle)
+            x += canvas.write(" " + title + "  ", at: Point(x: x, y: y))
+        }
+    }
+}

@@ -1,0 +1,120 @@
+/// A stable identity for a view in the tree: its structural position (or an explicit id).
+/// Widgets keep their own state (a list's scroll offset, focus) under it from frame to frame.
+public struct ViewID: Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    static let root = ViewID(rawValue: 0x5EED)
+
+    func child<H: Hashable>(_ component: H) -> ViewID {
+        var hasher = Hasher()
+        hasher.combine(rawValue)
+        hasher.combine(component)
+        return ViewID(rawValue: hasher.finalize())
+    }
+    public var description: String { String(rawValue, radix: 16) }
+}
+
+/// The main axis of a stack.
+public enum Axis: Sendable { case horizontal, vertical }
+
+/// What a view is given while it is turned into nodes: its identity, the enclosing stack's
+/// axis, the inherited text style, and the tree that keeps widget state between frames.
+@MainActor
+public struct ResolveContext {
+    public internal(set) var id: ViewID
+    public internal(set) var axis: Axis?
+    public internal(set) var style: Style
+    let tree: ViewTree
+
+    init(tree: ViewTree, id: ViewID = .root) {
+        self.tree = tree
+        self.id = id
+        self.axis = nil
+        self.style = .plain
+    }
+
+    func child(_ index: Int) -> ResolveContext {
+        var copy = self
+        copy.id = id.child(index)
+        return copy
+    }
+
+    func child<H: Hashable>(hashing value: H) -> ResolveContext {
+        var copy = self
+        copy.id = id.child(value)
+        return copy
+    }
+}
+
+/// A size offered to a node by its parent; `nil` on an axis asks for the node's ideal size.
+public struct ProposedSize: Hashable, Sendable {
+    public var width: Int?
+    public var height: Int?
+    public init(width: Int?, height: Int?) { self.width = width; self.height = height }
+    public init(_ size: Size) { self.init(width: size.width, height: size.height) }
+    static let ideal = ProposedSize(width: nil, height: nil)
+
+    func along(_ axis: Axis) -> Int? { axis == .horizontal ? width : height }
+    func across(_ axis: Axis) -> Int? { axis == .horizontal ? height : width }
+    static func make(_ axis: Axis, main: Int?, cross: Int?) -> ProposedSize {
+        axis == .horizontal ? ProposedSize(width: main, height: cross) : ProposedSize(width: cross, height: main)
+    }
+}
+
+extension Size {
+    func along(_ axis: Axis) -> Int { axis == .horizontal ? width : height }
+    func across(_ axis: Axis) -> Int { axis == .horizontal ? height : width }
+    static func make(_ axis: Axis, main: Int, cross: Int) -> Size {
+        axis == .horizontal ? Size(width: main, height: cross) : Size(width: cross, height: main)
+    }
+}
+
+/// "As much as you like": what a stack proposes to learn a child's largest useful size.
+let unboundedLength = 1 << 20
+
+/// A laid-out element of a frame. Views resolve into a tree of nodes each frame; nodes measure
+/// themselves (`sizeThatFits`), are placed (`place`), then draw into the canvas (`draw`).
+@MainActor
+open class Node {
+    /// Where the node was placed, in screen cells.
+    public internal(set) var frame: Rect = .zero
+    private var cache: [(ProposedSize, Size)] = []
+
+    public init() {}
+
+    /// The size the node wants given a proposal. Must not exceed a non-nil proposed length
+    /// unless the node cannot be smaller (then the parent clips it).
+    open func sizeThatFits(_ proposal: ProposedSize) -> Size { .zero }
+
+    /// Positions the node (and its children) inside `rect`.
+    open func place(in rect: Rect) { frame = rect }
+
+    /// Draws the node; nothing may be drawn outside `clip`.
+    open func draw(in canvas: inout Canvas, clip: Rect) {}
+
+    /// Child nodes, in reading order (used to find focusable widgets).
+    open var children: [Node] { [] }
+
+    /// True for `Spacer`: stacks give it what is left over.
+    open var isSpacer: Bool { false }
+
+    /// Measures with a small cache: stacks ask the same child the same question several times.
+    public final func measure(_ proposal: ProposedSize) -> Size {
+        for (p, s) in cache where p == proposal { return s }
+        let size = sizeThatFits(proposal)
+        if cache.count == 4 { cache.removeFirst() }
+        cache.append((proposal, size))
+        return size
+    }
+}
+
+/// A node that can take keyboard focus and handle keys and clicks.
+@MainActor
+public protocol FocusableNode: Node {
+    var focusID: ViewID { get }
+    var isFocused: Bool { get set }
+    /// Handles a key; returns false to pass it on (to the applet's commands, then the host).
+    func handleKey(_ key: KeyEvent) -> Bool
+    /// Handles a mouse event inside the node's frame; returns false to pass it on.
+    func handleMouse(_ mouse: MouseEvent) -> Bool
+}

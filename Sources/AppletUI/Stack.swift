@@ -1,0 +1,217 @@
+/// Where children sit across a stack's axis.
+public enum StackAlignment: Sendable { case start, center, end }
+
+/// Children top to bottom, with `spacing` empty rows between them.
+///
+/// ```swift
+/// VStack(spacing: 1) {
+///     Text("Title").bold()
+///     Text("Body")
+/// }
+/// ```
+public struct VStack<Content: View>: View {
+    public typealias Body = Never
+    let spacing: Int
+    let alignment: StackAlignment
+    let content: Content
+
+    public init(alignment: StackAlignment = .start, spacing: Int = 0, @ViewBuilder content: () -> Content) {
+        self.spacing = spacing
+        self.alignment = alignment
+        self.content = content()
+    }
+
+    public func _makeNodes(_ context: ResolveContext, into nodes: inout [Node]) {
+        nodes.append(StackNode.make(.vertical, spacing, alignment, content, context))
+    }
+}
+
+/// Children left to right, with `spacing` empty columns between them.
+///
+/// ```swift
+/// HStack(spacing: 2) {
+///     Text("Name")
+///     Spacer()
+///     Text("42")
+/// }
+/// ```
+public struct HStack<Content: View>: View {
+    public typealias Body = Never
+    let spacing: Int
+    let alignment: StackAlignment
+    let content: Content
+
+    public init(alignment: StackAlignment = .start, spacing: Int = 0, @ViewBuilder content: () -> Content) {
+        self.spacing = spacing
+        self.alignment = alignment
+        self.content = content()
+    }
+
+    public func _makeNodes(_ context: ResolveContext, into nodes: inout [Node]) {
+        nodes.append(StackNode.make(.horizontal, spacing, alignment, content, context))
+    }
+}
+
+/// Lays children out along an axis. Space is shared out least-flexible child first, so fixed
+/// content gets what it needs and spacers and lists take what is left (SwiftUI's rule).
+final class StackNode: Node {
+    let axis: Axis
+    let spacing: Int
+    let alignment: StackAlignment
+    let items: [Node]
+    private var lengths: [Int] = []
+    private var crossLengths: [Int] = []
+
+    init(axis: Axis, spacing: Int, alignment: StackAlignment, children: [Node]) {
+        self.axis = axis
+        self.spacing = max(0, spacing)
+        self.alignment = alignment
+        self.items = children
+    }
+
+    static func make<Content: View>(_ axis: Axis, _ spacing: Int, _ alignment: StackAlignment, _ content: Content, _ context: ResolveContext) -> StackNode {
+        var inner = context
+        inner.axis = axis
+        var children: [Node] = []
+        content._makeNodes(inner, into: &children)
+        return StackNode(axis: axis, spacing: spacing, alignment: alignment, children: children)
+    }
+
+    override var children: [Node] { items }
+
+    override func sizeThatFits(_ proposal: ProposedSize) -> Size {
+        let (main, cross) = layout(proposal)
+        return Size.make(axis, main: main.reduce(0, +) + totalSpacing, cross: cross.max() ?? 0)
+    }
+
+    private var totalSpacing: Int { items.isEmpty ? 0 : spacing * (items.count - 1) }
+
+    /// Main-axis lengths and cross-axis lengths of every child for a proposal.
+    private func layout(_ proposal: ProposedSize) -> ([Int], [Int]) {
+        let crossProposal = proposal.across(axis)
+        var main = Array(repeating: 0, count: items.count)
+        var cross = Array(repeating: 0, count: items.count)
+        guard let available = proposal.along(axis) else {
+            for (i, child) in items.enumerated() {
+                let s = child.measure(.make(axis, main: nil, cross: crossProposal))
+                main[i] = s.along(axis)
+                cross[i] = s.across(axis)
+            }
+            return (main, cross)
+        }
+        // Least flexible first; spacers always last so they get only what is left over.
+        var order: [(index: Int, flexibility: Int)] = []
+        order.reserveCapacity(items.count)
+        for (i, child) in items.enumerated() {
+            if child.isSpacer { order.append((i, Int.max)); continue }
+            let smallest = child.measure(.make(axis, main: 0, cross: crossProposal)).along(axis)
+            let largest = child.measure(.make(axis, main: unboundedLength, cross: crossProposal)).along(axis)
+            order.append((i, largest - smallest))
+        }
+        order.sort { $0.flexibility == $1.flexibility ? $0.index < $1.index : $0.flexibility < $1.flexibility }
+        var remaining = max(0, available - totalSpacing)
+        var left = items.count
+        for entry in order {
+            let share = remaining / max(1, left)
+            let s = items[entry.index].measure(.make(axis, main: share, cross: crossProposal))
+            let length = min(s.along(axis), max(0, remaining))
+            main[entry.index] = length
+            cross[entry.index] = s.across(axis)
+            remaining -= length
+            left -= 1
+        }
+        return (main, cross)
+    }
+
+    override func place(in rect: Rect) {
+        frame = rect
+        let (main, _) = layout(ProposedSize(rect.size))
+        var offset = axis == .horizontal ? rect.x : rect.y
+        let crossAvailable = rect.size.across(axis)
+        for (i, child) in items.enumerated() {
+            let s = child.measure(.make(axis, main: main[i], cross: crossAvailable))
+            let crossLength = min(s.across(axis), crossAvailable)
+            let crossStart: Int
+            switch alignment {
+            case .start: crossStart = 0
+            case .center: crossStart = (crossAvailable - crossLength) / 2
+            case .end: crossStart = crossAvailable - crossLength
+            }
+            if axis == .horizontal {
+                child.place(in: Rect(x: offset, y: rect.y + crossStart, width: main[i], height: crossLength))
+            } else {
+                child.place(in: Rect(x: rect.x + crossStart, y: offset, width: crossLength, height: main[i]))
+            }
+            offset += main[i] + spacing
+        }
+    }
+
+    override func draw(in canvas: inout Canvas, clip: Rect) {
+        let area = clip.intersection(frame)
+        for child in items where !child.frame.isEmpty {
+            child.draw(in: &canvas, clip: area)
+        }
+    }
+}
+
+/// Flexible empty space: in a stack it takes whatever the other children leave.
+///
+/// ```swift
+/// HStack { Text("left"); Spacer(); Text("right") }
+/// ```
+public struct Spacer: View {
+    public typealias Body = Never
+    let minLength: Int
+    public init(minLength: Int = 0) { self.minLength = max(0, minLength) }
+
+    public func _makeNodes(_ context: ResolveContext, into nodes: inout [Node]) {
+        nodes.append(SpacerNode(axis: context.axis ?? .vertical, minLength: minLength))
+    }
+}
+
+final class SpacerNode: Node {
+    let axis: Axis
+    let minLength: Int
+    init(axis: Axis, minLength: Int) { self.axis = axis; self.minLength = minLength }
+    override var isSpacer: Bool { true }
+    override func sizeThatFits(_ proposal: ProposedSize) -> Size {
+        let main = max(minLength, proposal.along(axis) ?? minLength)
+        return Size.make(axis, main: main, cross: 0)
+    }
+}
+
+/// A thin line across a stack: horizontal in a `VStack`, vertical in an `HStack`.
+///
+/// ```swift
+/// VStack { Text("Above"); Divider(); Text("Below") }
+/// ```
+public struct Divider: View {
+    public typealias Body = Never
+    public init() {}
+    public func _makeNodes(_ context: ResolveContext, into nodes: inout [Node]) {
+        var style = context.style
+        if style.foreground == .default { style.attributes.insert(.dim) }
+        // A divider runs across its stack's axis.
+        nodes.append(DividerNode(lineAxis: context.axis == .horizontal ? .vertical : .horizontal, style: style))
+    }
+}
+
+final class DividerNode: Node {
+    let lineAxis: Axis
+    let style: Style
+    init(lineAxis: Axis, style: Style) { self.lineAxis = lineAxis; self.style = style }
+
+    override func sizeThatFits(_ proposal: ProposedSize) -> Size {
+        let along = proposal.along(lineAxis) ?? 1
+        return Size.make(lineAxis, main: min(along, unboundedLength), cross: 1)
+    }
+
+    override func draw(in canvas: inout Canvas, clip: Rect) {
+        let area = clip.intersection(frame)
+        guard !area.isEmpty else { return }
+        let line: Character = lineAxis == .horizontal ? "─" : "│"
+        for y in area.minY..<area.maxY {
+            for x in area.minX..<area.maxX { canvas.put(line, at: Point(x: x, y: y), style: style, clip: area) }
+        }
+    }
+}

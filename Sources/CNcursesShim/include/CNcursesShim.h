@@ -1,0 +1,72 @@
+// A small C layer under NcursesTerminal for what Swift cannot do or cannot do safely:
+// ncurses macros and wide-character calls, and async-signal-safe signal handling.
+// Only plain C types cross this boundary; ncurses' own headers stay on the C side.
+#ifndef CNCURSES_SHIM_H
+#define CNCURSES_SHIM_H
+#include <stdint.h>
+#include <stddef.h>
+
+// Attribute bits, in the same order as Swift's TextAttributes.
+enum {
+    AK_ATTR_BOLD = 1 << 0,
+    AK_ATTR_DIM = 1 << 1,
+    AK_ATTR_ITALIC = 1 << 2,
+    AK_ATTR_UNDERLINE = 1 << 3,
+    AK_ATTR_REVERSE = 1 << 4,
+    AK_ATTR_BLINK = 1 << 5,
+};
+
+/// Checks that `term` names a terminal terminfo knows, without letting ncurses exit the process.
+/// Returns 1 when usable, 0 when not (with a reason written to `why`).
+int ak_check_terminal(const char *term, char *why, size_t why_len);
+
+/// Saves the tty modes of fd 0 as the shell has them and installs the crash handlers that put
+/// them back (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP), chaining to the previous ones.
+/// Must be called before `ak_start`. Returns 0 on success, -1 if fd 0 is not a terminal.
+int ak_save_terminal(void);
+
+/// Starts ncurses on stdin/stdout. `want_color` 0 disables colour (NO_COLOR).
+/// Returns the number of colours usable (0 for none), or -1 on failure.
+int ak_start(int want_color, int escape_delay_ms);
+
+/// Writes the bytes that switch on bracketed paste and SGR mouse reports.
+void ak_enable_modes(void);
+
+/// Ends ncurses and gives the terminal back as it was (modes, cursor, main screen). Idempotent.
+void ak_stop(void);
+
+/// Lines and columns ncurses knows of.
+int ak_lines(void);
+int ak_cols(void);
+
+/// Reads the real window size from the tty and tells ncurses; returns 1 if it changed.
+int ak_update_size(void);
+
+/// Draws one cell: up to 5 code points (base character plus combining ones), attribute bits,
+/// and a foreground/background colour number (-1 for the terminal's default).
+void ak_put_cell(int y, int x, const uint32_t *scalars, int count, unsigned attrs, int fg, int bg);
+
+/// Sends what was drawn to the terminal.
+void ak_refresh(void);
+
+/// Makes the next refresh repaint the whole screen (after a resume or a resize).
+void ak_force_repaint(void);
+
+/// Leaves curses mode for a while (suspend) and comes back to it.
+void ak_leave(void);
+void ak_reenter(void);
+
+/// A pipe that the signal handlers write the signal number into; returns its read end.
+/// `ak_watch_signal` routes a signal there (SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP, SIGCONT).
+/// A second SIGINT/SIGTERM/SIGHUP arriving before the first was handled restores the terminal
+/// and exits at once, so a hung main thread can still be killed cleanly.
+int ak_signal_pipe(void);
+int ak_watch_signal(int sig);
+/// Marks the last quit signal as handled.
+void ak_signal_handled(void);
+
+/// Stops the process as Ctrl-Z would (SIGTSTP with the default action); returns after `fg`.
+void ak_stop_process(void);
+
+
+#endif

@@ -1,0 +1,169 @@
+/// A grid of cells that views draw into, one per frame.
+///
+/// Drawing never goes outside the canvas and never splits a wide character: a wide character
+/// that does not fit in the space left is drawn as a blank, and overwriting half of a wide
+/// character blanks its other half. `changes(since:)` is the diff that lets a terminal write
+/// only what changed since the previous frame.
+///
+/// ```swift
+/// var canvas = Canvas(size: Size(width: 20, height: 2))
+/// canvas.write("Count: 3", at: Point(x: 0, y: 0), style: Style(attributes: .bold))
+/// canvas.lines // ["Count: 3", ""]
+/// ```
+public struct Canvas: Hashable, Sendable {
+    public let size: Size
+    public private(set) var cells: [Cell]
+
+    public init(size: Size, fill: Cell = .blank()) {
+        let s = Size(width: max(0, size.width), height: max(0, size.height))
+        self.size = s
+        self.cells = Array(repeating: fill, count: s.width * s.height)
+    }
+
+    public var bounds: Rect { Rect(origin: .zero, size: size) }
+
+    /// The cell at a position; a blank cell outside the canvas.
+    public subscript(x: Int, y: Int) -> Cell {
+        guard x >= 0, y >= 0, x < size.width, y < size.height else { return .blank() }
+        return cells[y * size.width + x]
+    }
+
+    /// Puts one grapheme at `(x, y)` and returns the columns it took (0 when clipped away).
+    ///
+    /// `clip` limits where drawing may happen (defaults to the whole canvas). Zero-width and
+    /// control characters are not drawn.
+    @discardableResult
+    public mutating func put(_ grapheme: Character, at p: Point, style: Style = .plain, clip: Rect? = nil) -> Int {
+        let width = grapheme.terminalWidth
+        guard width > 0 else { return 0 }
+        let area = clip.map { $0.intersection(bounds) } ?? bounds
+        guard p.y >= area.minY, p.y < area.maxY, p.x >= area.minX, p.x < area.maxX else { return 0 }
+        if width == 2 && p.x + 1 >= area.maxX {
+            // Half a wide character would break the layout: draw a blank in the one column left.
+            setCell(Cell.blank(style), x: p.x, y: p.y)
+            return 1
+        }
+        setCell(Cell(grapheme: grapheme, style: style, width: UInt8(width)), x: p.x, y: p.y)
+        if width == 2 { setCell(.continuation(style), x: p.x + 1, y: p.y) }
+        return width
+    }
+
+    /// Writes a string starting at `p`, left to right, clipped to `clip`; returns the columns used.
+    @discardableResult
+    public mutating func write<S: StringProtocol>(_ text: S, at p: Point, style: Style = .plain, clip: Rect? = nil) -> Int {
+        let area = clip.map { $0.intersection(bounds) } ?? bounds
+        guard p.y >= area.minY, p.y < area.maxY else { return 0 }
+        var x = p.x
+        for ch in text {
+            if x >= area.maxX { break }
+            if x < area.minX {
+                // Text that starts left of the clip area: skip what is hidden.
+                x += ch.terminalWidth
+                continue
+            }
+            x += put(ch, at: Point(x: x, y: p.y), style: style, clip: area)
+        }
+        return x - p.x
+    }
+
+    /// Fills a rectangle (clipped to the canvas) with a cell.
+    public mutating func fill(_ rect: Rect, with cell: Cell = .blank()) {
+        let r = rect.intersection(bounds)
+        guard !r.isEmpty else { return }
+        for y in r.minY..<r.maxY {
+            // Filling over half of a wide character blanks the other half too.
+            if r.minX > 0, cells[y * size.width + r.minX].isContinuation {
+                cells[y * size.width + r.minX - 1] = .blank(cells[y * size.width + r.minX - 1].style)
+            }
+            if r.maxX < size.width, cells[y * size.width + r.maxX].isContinuation {
+                cells[y * size.width + r.maxX] = .blank(cells[y * size.width + r.maxX].style)
+            }
+            for x in r.minX..<r.maxX { cells[y * size.width + x] = cell }
+        }
+    }
+
+    /// Applies `change` to the style of every cell in `rect` (e.g. to reverse a selected row).
+    public mutating func restyle(_ rect: Rect, _ change: (inout Style) -> Void) {
+        let r = rect.intersection(bounds)
+        guard !r.isEmpty else { return }
+        for y in r.minY..<r.maxY {
+            for x in r.minX..<r.maxX { change(&cells[y * size.width + x].style) }
+        }
+    }
+
+    private mutating func setCell(_ cell: Cell, x: Int, y: Int) {
+        let i = y * size.width + x
+        let old = cells[i]
+        // Keep wide characters whole: overwriting either half blanks the other half.
+        if old.isContinuation, x > 0, cell.width != 0 {
+            cells[i - 1] = .blank(cells[i - 1].style)
+        } else if old.width == 2, cell.width != 2, x + 1 < size.width {
+            cells[i + 1] = .blank(cells[i + 1].style)
+        }
+        cells[i] = cell
+    }
+
+    // MARK: Diff
+
+    /// One cell that differs from the previous frame.
+    public struct Change: Hashable, Sendable {
+        public var position: Point
+        public var cell: Cell
+    }
+
+    /// The cells that differ from `previous`: every cell when there is no previous frame or its size
+    /// differs. Continuation cells are never listed: their wide character is, which covers both halves.
+    ///
+    /// ```swift
+    /// var next = frame
+    /// next.put("x", at: Point(x: 4, y: 2))
+    /// next.changes(since: frame).count // 1
+    /// ```
+    public func changes(since previous: Canvas?) -> [Change] {
+        var out: [Change] = []
+        let w = size.width
+        guard let previous, previous.size == size else {
+            out.reserveCapacity(cells.count)
+            for i in cells.indices where !cells[i].isContinuation {
+                out.append(Change(position: Point(x: i % max(w, 1), y: i / max(w, 1)), cell: cells[i]))
+            }
+            return out
+        }
+        cells.withUnsafeBufferPointer { new in
+            previous.cells.withUnsafeBufferPointer { old in
+                var i = 0
+                while i < new.count {
+                    let cell = new[i]
+                    var changed = cell != old[i]
+                    // A wide character whose right half changed underneath must be redrawn too.
+                    if !changed, cell.width == 2, i + 1 < new.count, new[i + 1] != old[i + 1] { changed = true }
+                    if changed && !cell.isContinuation {
+                        out.append(Change(position: Point(x: i % w, y: i / w), cell: cell))
+                    }
+                    i += 1
+                }
+            }
+        }
+        return out
+    }
+
+    // MARK: Reading back (tests, snapshots)
+
+    /// The text of one row, wide characters once, trailing spaces trimmed.
+    public func line(_ y: Int) -> String {
+        guard y >= 0, y < size.height else { return "" }
+        var s = ""
+        for x in 0..<size.width {
+            let c = cells[y * size.width + x]
+            if !c.isContinuation { s.append(c.grapheme) }
+        }
+        while s.last == " " { s.removeLast() }
+        return s
+    }
+
+    /// Every row's text (see `line(_:)`).
+    public var lines: [String] { (0..<size.height).map(line) }
+
+    /// All rows joined with newlines; handy in test failure messages.
+    public var text: String { lines.joined(separator: "\n") }
+}

@@ -1,0 +1,93 @@
+/// An in-memory terminal for tests and snapshots: nothing is written to a real screen.
+///
+/// The screen's text and attributes can be read back, and events injected as if typed.
+///
+/// ```swift
+/// let terminal = HeadlessTerminal(width: 40, height: 10)
+/// let host = AppletHost(tabs: [Tab(CounterApplet())], terminal: terminal)
+/// try host.start()
+/// terminal.send(.key(KeyEvent(.char("+"))))
+/// host.renderIfNeeded()
+/// #expect(terminal.lines.contains { $0.contains("Count: 1") })
+/// ```
+@MainActor
+public final class HeadlessTerminal: Terminal {
+    public private(set) var size: Size
+    /// What is on the screen now.
+    public private(set) var screen: Canvas
+    /// How many cells the last `present` wrote (what a real terminal would have been sent).
+    public private(set) var lastWriteCount = 0
+    /// How many frames have been presented.
+    public private(set) var frameCount = 0
+    /// Whether `start` was called and `stop` not yet.
+    public private(set) var isRunning = false
+    /// How many times `suspend` was called.
+    public private(set) var suspendCount = 0
+
+    private var handler: (@MainActor (Event) -> Void)?
+    private var previous: Canvas?
+
+    public init(width: Int, height: Int) {
+        size = Size(width: width, height: height)
+        screen = Canvas(size: size)
+    }
+
+    public func start(_ handler: @escaping @MainActor (Event) -> Void) throws {
+        self.handler = handler
+        isRunning = true
+    }
+
+    public func present(_ canvas: Canvas) {
+        let changes = canvas.changes(since: previous)
+        lastWriteCount = changes.count
+        frameCount += 1
+        if canvas.size != screen.size { screen = Canvas(size: canvas.size) }
+        screen = canvas
+        previous = canvas
+    }
+
+    public func stop() {
+        isRunning = false
+        handler = nil
+    }
+
+    public func suspend() { suspendCount += 1 }
+
+    // MARK: Driving it
+
+    /// Delivers an event as if it came from the keyboard, mouse or terminal.
+    public func send(_ event: Event) { handler?(event) }
+
+    /// Types each character of `text` as a key press.
+    public func type(_ text: String) {
+        for ch in text { send(.key(KeyEvent(.char(ch)))) }
+    }
+
+    /// Changes the screen size and delivers the resize event.
+    public func resize(width: Int, height: Int) {
+        size = Size(width: width, height: height)
+        send(.resize(size))
+    }
+
+    // MARK: Reading the screen
+
+    /// Every row's text, trailing spaces trimmed.
+    public var lines: [String] { screen.lines }
+    /// The whole screen as text.
+    public var text: String { screen.text }
+    /// The cell at a position.
+    public func cell(x: Int, y: Int) -> Cell { screen[x, y] }
+    /// Where `text` first appears on screen (column counted in cells), or nil.
+    public func position(of text: String) -> Point? {
+        let needle = Array(text)
+        guard !needle.isEmpty else { return nil }
+        for (y, line) in lines.enumerated() {
+            let chars = Array(line)
+            guard chars.count >= needle.count else { continue }
+            for start in 0...(chars.count - needle.count) where Array(chars[start..<(start + needle.count)]) == needle {
+                return Point(x: String(chars[..<start]).terminalWidth, y: y)
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,234 @@
+import CNcursesShim
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The real terminal: ncurses draws, a Swift `InputDecoder` reads the raw input bytes.
+///
+/// It always gives the terminal back: on `stop()`, on SIGINT/SIGTERM/SIGHUP (delivered as
+/// `.terminate`), and on a crash, from an async-signal-safe C handler. Ctrl-Z suspends (the
+/// shell's modes are back while stopped) and `fg` repaints. All of it runs on the main actor.
+///
+/// ```swift
+/// let terminal = try NcursesTerminal()
+/// try terminal.start { event in
+///     if case .key(KeyEvent(.char("q"), modifiers: [])) = event { exit(0) }
+/// }
+/// ```
+@MainActor
+public final class NcursesTerminal: Terminal {
+    /// How colours can be shown on this terminal.
+    public enum ColorSupport: Sendable, Equatable {
+        case none, basic8, basic16, palette256
+    }
+
+    public private(set) var size = Size.zero
+    public private(set) var colorSupport = ColorSupport.none
+    /// How long a lone ESC waits for the rest of a sequence before it counts as the Esc key.
+    public let escapeDelay: Duration
+
+    private var handler: (@MainActor (Event) -> Void)?
+    private var previous: Canvas?
+    private var decoder = InputDecoder()
+    private var inputSource: DispatchSourceRead?
+    private var signalSource: DispatchSourceRead?
+    private var escapeTimer: DispatchWorkItem?
+    private var running = false
+    private var styleCache: [Style: (attrs: UInt32, fg: Int32, bg: Int32)] = [:]
+    private var scalarBuffer: [UInt32] = Array(repeating: 0, count: 8)
+
+    /// Checks that this process can take over a terminal and explains why not if it cannot:
+    /// stdin and stdout must be terminals and `TERM` must name a known terminal type.
+    ///
+    /// - Parameter environment: the process environment (for `TERM` and `NO_COLOR`).
+    public init(environment: [String: String], escapeDelay: Duration = .milliseconds(25)) throws {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            throw TerminalError("needs an interactive terminal: stdin and stdout must both be a tty (not a pipe or a file); run it directly in a terminal window")
+        }
+        guard let term = environment["TERM"], !term.isEmpty else {
+            throw TerminalError("TERM is not set; set it to your terminal's type, e.g. TERM=xterm-256color")
+        }
+        guard term != "dumb" else {
+            throw TerminalError("TERM=dumb cannot show a full-screen program; use a terminal such as xterm-256color")
+        }
+        var why = [CChar](repeating: 0, count: 256)
+        guard ak_check_terminal(term, &why, why.count) == 1 else {
+            let reason = why.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            throw TerminalError("\(reason); set TERM to a known type, e.g. TERM=xterm-256color")
+        }
+        self.escapeDelay = escapeDelay
+        self.wantsColor = (environment["NO_COLOR"] ?? "").isEmpty
+    }
+
+    private let wantsColor: Bool
+
+    public func start(_ handler: @escaping @MainActor (Event) -> Void) throws {
+        guard !running else { return }
+        self.handler = handler
+        Self.ensureUTF8Locale()
+        guard ak_save_terminal() == 0 else { throw TerminalError("could not read the terminal's settings") }
+        // Our handlers go in before ncurses starts, so ncurses leaves these signals to us.
+        let fd = ak_signal_pipe()
+        for sig in [SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP, SIGCONT] { _ = ak_watch_signal(sig) }
+        let delayMs = Int32(escapeDelay.components.attoseconds / 1_000_000_000_000_000 + escapeDelay.components.seconds * 1000)
+        let colors = ak_start(wantsColor ? 1 : 0, delayMs)
+        guard colors >= 0 else { throw TerminalError("ncurses could not start on this terminal") }
+        colorSupport = colors >= 256 ? .palette256 : colors >= 16 ? .basic16 : colors >= 8 ? .basic8 : .none
+        ak_enable_modes()
+        running = true
+        size = Size(width: Int(ak_cols()), height: Int(ak_lines()))
+
+        let input = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
+        input.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.readInput() } }
+        input.resume()
+        inputSource = input
+
+        let signals = DispatchSource.makeReadSource(fileDescriptor: fd, queue: .main)
+        signals.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.readSignals(fd) } }
+        signals.resume()
+        signalSource = signals
+    }
+
+    public func present(_ canvas: Canvas) {
+        guard running else { return }
+        let changes = canvas.changes(since: previous)
+        previous = canvas
+        guard !changes.isEmpty else { return }
+        for change in changes { put(change) }
+        ak_refresh()
+    }
+
+    public func stop() {
+        guard running else { return }
+        running = false
+        escapeTimer?.cancel()
+        inputSource?.cancel()
+        inputSource = nil
+        ak_stop()
+        handler = nil
+    }
+
+    public func suspend() {
+        guard running else { return }
+        ak_leave()
+        ak_stop_process()
+        // Back after `fg`: the shell may have changed modes and the screen; take both back.
+        ak_reenter()
+        repaint()
+    }
+
+    // MARK: Drawing
+
+    private func put(_ change: Canvas.Change) {
+        let cell = change.cell
+        let style = resolved(cell.style)
+        var n: Int32 = 0
+        for scalar in cell.grapheme.unicodeScalars {
+            if n == 5 { break }
+            scalarBuffer[Int(n)] = scalar.value
+            n += 1
+        }
+        scalarBuffer.withUnsafeBufferPointer { buf in
+            ak_put_cell(Int32(change.position.y), Int32(change.position.x), buf.baseAddress, n, style.attrs, style.fg, style.bg)
+        }
+    }
+
+    /// Repaints the last frame in full (after a resume or when the screen may be garbled).
+    private func repaint() {
+        guard let frame = previous else { return }
+        size = Size(width: Int(ak_cols()), height: Int(ak_lines()))
+        ak_force_repaint()
+        if frame.size == size {
+            for change in frame.changes(since: nil) { put(change) }
+            ak_refresh()
+        } else {
+            previous = nil
+            deliver(.resize(size))
+        }
+    }
+
+    private func resolved(_ style: Style) -> (attrs: UInt32, fg: Int32, bg: Int32) {
+        if let hit = styleCache[style] { return hit }
+        let value = (UInt32(style.attributes.rawValue), colorNumber(style.foreground), colorNumber(style.background))
+        styleCache[style] = value
+        return value
+    }
+
+    /// Maps a colour to what this terminal can show; -1 is the terminal's default colour.
+    func colorNumber(_ color: Color) -> Int32 {
+        ColorMapping.number(for: color, support: colorSupport)
+    }
+
+    // MARK: Input
+
+    private func readInput() {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, 4096) }
+        if n == 0 {
+            // The terminal went away (window closed): treat it as a hang-up.
+            inputSource?.cancel()
+            inputSource = nil
+            deliver(.terminate(signal: SIGHUP))
+            return
+        }
+        guard n > 0 else { return }
+        let events = decoder.feed(buffer[0..<n])
+        for event in events { deliver(event) }
+        scheduleEscapeFlush()
+    }
+
+    private func scheduleEscapeFlush() {
+        escapeTimer?.cancel()
+        escapeTimer = nil
+        guard decoder.hasPending else { return }
+        let work = DispatchWorkItem { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                for event in self.decoder.flush() { self.deliver(event) }
+            }
+        }
+        escapeTimer = work
+        let ns = escapeDelay.components.seconds * 1_000_000_000 + escapeDelay.components.attoseconds / 1_000_000_000
+        DispatchQueue.main.asyncAfter(deadline: .now() + .nanoseconds(Int(ns)), execute: work)
+    }
+
+    private func readSignals(_ fd: Int32) {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, 64) }
+        guard n > 0 else { return }
+        for sig in bytes[0..<n].map(Int32.init) {
+            switch sig {
+            case SIGWINCH:
+                if running, ak_update_size() == 1 {
+                    size = Size(width: Int(ak_cols()), height: Int(ak_lines()))
+                    previous = nil
+                    deliver(.resize(size))
+                }
+            case SIGTSTP:
+                suspend()
+            case SIGCONT:
+                // Stopped by something other than our own Ctrl-Z (e.g. SIGSTOP): take the screen back.
+                if running { ak_reenter(); repaint() }
+            default:
+                ak_signal_handled()
+                deliver(.terminate(signal: sig))
+            }
+        }
+    }
+
+    private func deliver(_ event: Event) {
+        handler?(event)
+    }
+
+    /// ncurses draws wide characters only under a UTF-8 locale; use the user's, or C.UTF-8.
+    private static func ensureUTF8Locale() {
+        setlocale(LC_ALL, "")
+        let codeset = String(cString: nl_langinfo(nl_item(CODESET)))
+        if codeset.uppercased().filter({ $0 != "-" }) != "UTF8" {
+            if setlocale(LC_CTYPE, "C.UTF-8") == nil { _ = setlocale(LC_CTYPE, "en_US.UTF-8") }
+        }
+    }
+}

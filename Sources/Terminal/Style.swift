@@ -1,0 +1,79 @@
+/// A colour a cell can be drawn in.
+///
+/// The terminal picks the closest colour it can show: `.rgb` becomes the nearest of the 256-colour
+/// palette, and on a 16- or 8-colour terminal the nearest basic colour; under `NO_COLOR` or on a
+/// monochrome terminal every colour is drawn as the default.
+///
+/// ```swift
+/// Style(foreground: .ansi(.red))
+/// Style(foreground: .indexed(208), background: .rgb(0x20, 0x20, 0x30))
+/// ```
+public enum Color: Hashable, Sendable {
+    /// The terminal's own default foreground or background.
+    case `default`
+    /// One of the 16 basic colours.
+    case ansi(ANSIColor)
+    /// An entry of the 256-colour palette (0–15 basic, 16–231 a 6x6x6 cube, 232–255 greys).
+    case indexed(UInt8)
+    /// A 24-bit colour, shown as the nearest palette entry.
+    case rgb(UInt8, UInt8, UInt8)
+
+    public static let black = Color.ansi(.black)
+    public static let red = Color.ansi(.red)
+    public static let green = Color.ansi(.green)
+    public static let yellow = Color.ansi(.yellow)
+    public static let blue = Color.ansi(.blue)
+    public static let magenta = Color.ansi(.magenta)
+    public static let cyan = Color.ansi(.cyan)
+    public static let white = Color.ansi(.white)
+    public static let gray = Color.ansi(.brightBlack)
+}
+
+/// The 16 basic terminal colours, numbered as the terminal numbers them.
+public enum ANSIColor: UInt8, Hashable, Sendable, CaseIterable {
+    case black, red, green, yellow, blue, magenta, cyan, white
+    case brightBlack, brightRed, brightGreen, brightYellow, brightBlue, brightMagenta, brightCyan, brightWhite
+}
+
+/// Text attributes of a cell.
+///
+/// ```swift
+/// let emphasis: TextAttributes = [.bold, .underline]
+/// ```
+public struct TextAttributes: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public static let bold = TextAttributes(rawValue: 1 << 0)
+    public static let dim = TextAttributes(rawValue: 1 << 1)
+    public static let italic = TextAttributes(rawValue: 1 << 2)
+    public static let underline = TextAttributes(rawValue: 1 << 3)
+    public static let reverse = TextAttributes(rawValue: 1 << 4)
+    public static let blink = TextAttributes(rawValue: 1 << 5)
+}
+
+/// Colours and attributes of a cell.
+///
+/// ```swift
+/// let selected = Style(attributes: .reverse)
+/// let warning = Style(foreground: .yellow, attributes: .bold)
+/// ```
+public struct Style: Hashable, Sendable {
+    public var foreground: Color
+    public var background: Color
+    public var attributes: TextAttributes
+
+    public init(foreground: Color = .default, background: Color = .default, attributes: TextAttributes = []) {
+        self.foreground = foreground
+        self.background = background
+        self.attributes = attributes
+    }
+
+    public static let plain = Style()
+
+    /// `other` drawn on top of `self`: its colours win where set, attributes add up.
+    public func merged(with other: Style) -> Style {
+        Style(foreground: other.foreground == .default ? foreground : other.foreground,
+              background: other.background == .default ? background : other.background,
+              attributes: attributes.union(other.attributes))
+    }
+}

@@ -1,0 +1,34 @@
+/// A screen the host draws on and reads events from.
+///
+/// Two implementations ship: `NcursesTerminal` (the real terminal) and `HeadlessTerminal` (an
+/// in-memory screen for tests). Everything above this layer talks only to this protocol, the way
+/// Ratatui's widgets talk to its `Backend`.
+///
+/// ```swift
+/// let terminal: any Terminal = HeadlessTerminal(width: 80, height: 24)
+/// try terminal.start { event in print(event) }
+/// var frame = Canvas(size: terminal.size)
+/// frame.write("hello", at: .zero)
+/// terminal.present(frame)
+/// terminal.stop()
+/// ```
+@MainActor
+public protocol Terminal: AnyObject {
+    /// The screen size in cells.
+    var size: Size { get }
+    /// Takes over the screen and starts delivering events, on the main actor, to `handler`.
+    func start(_ handler: @escaping @MainActor (Event) -> Void) throws
+    /// Shows a frame, writing only the cells that differ from the previously presented one.
+    func present(_ canvas: Canvas)
+    /// Gives the screen back exactly as it was before `start`. Safe to call more than once.
+    func stop()
+    /// Hands the terminal back to the shell and stops the process (Ctrl-Z); on `fg` it takes the
+    /// screen again and repaints the last frame.
+    func suspend()
+}
+
+/// Why a terminal could not be started. The message says what to do.
+public struct TerminalError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,51 @@
+import AppletKit
+import ArgumentParser
+import CounterApplet
+import DashboardApplet
+import Foundation
+import ListApplet
+
+/// The demo host: the example applets in tabs.
+@main
+struct AppletKitCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "appletkit",
+        abstract: "The AppletKit demo host: example applets in tabs that share one store.",
+        discussion: """
+            Keys: 1-9 select a tab, ]/[ next/previous tab, Tab moves focus, q quits, Ctrl-C always quits.
+            In the Counter tab + and - change the shared counter; the Dashboard tab shows the same counter.
+            """,
+        version: "appletkit \(AppletKitVersion.current)"
+    )
+
+    @Option(name: .long, help: ArgumentHelp("The tab to open on, by number or id (e.g. 2 or dashboard).", valueName: "id|number"))
+    var tab: String?
+
+    mutating func run() async throws {
+        try await Self.launch(tab: tab)
+    }
+
+    @MainActor
+    static func launch(tab: String?) async throws {
+        let tabs = [
+            Tab(CounterApplet()),
+            Tab(DashboardApplet()),
+            Tab(ListApplet()),
+        ]
+        var initial = 0
+        if let tab {
+            guard let index = tabs.index(named: tab) else {
+                FileHandle.standardError.write(Data("appletkit: unknown tab '\(tab)'. Valid tabs: \(tabs.namesForHelp)\n".utf8))
+                throw ExitCode(2)
+            }
+            initial = index
+        }
+        do {
+            let host = try AppletHost(tabs: tabs, initialTab: initial)
+            try await host.run()
+        } catch let error as TerminalError {
+            FileHandle.standardError.write(Data("appletkit: \(error.description)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+}
