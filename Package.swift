@@ -54,7 +54,9 @@ let package = Package(
                 .product(name: "CounterApplet", package: "CounterApplet"),
                 .product(name: "CounterAppletInterface", package: "CounterApplet"),
                 .product(name: "DashboardApplet", package: "DashboardApplet"),
+                .product(name: "DashboardAppletInterface", package: "DashboardApplet"),
                 .product(name: "ListApplet", package: "ListApplet"),
+                .product(name: "ListAppletInterface", package: "ListApplet"),
             ]
         ),
         .testTarget(name: "EndToEndTests"),

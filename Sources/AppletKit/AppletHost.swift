@@ -30,6 +30,9 @@ public final class AppletHost {
     private var frameScheduled = false
     private var quitContinuation: CheckedContinuation<Void, Never>?
     public private(set) var isRunning = false
+    /// The signal that ended the run (SIGTERM, SIGINT, SIGHUP), nil when the user quit.
+    /// A command-line host exits with `128 + signal`, as shells expect.
+    public private(set) var terminationSignal: Int32?
 
     /// The smallest screen the layout fits in; below it the host shows a short message instead.
     public static let minimumSize = Size(width: 20, height: 5)
@@ -92,7 +95,9 @@ public final class AppletHost {
             case .mouse(let mouse): handleMouse(mouse)
             case .paste: break  // no widget takes text yet; pasted keys never reach bindings
             case .resize: setNeedsDisplay()
-            case .terminate: quit()
+            case .terminate(let signal):
+                terminationSignal = signal
+                quit()
             }
         }
     }
@@ -100,6 +105,9 @@ public final class AppletHost {
     private func handleKey(_ key: KeyEvent) {
         if key == KeyEvent(.char("c"), modifiers: .ctrl) { quit(); return }
         if key == KeyEvent(.char("z"), modifiers: .ctrl) { terminal.suspend(); return }
+        // Keys typed right after a tab switch (in the same read) go to the new tab's widgets,
+        // which need laying out first.
+        if renderedTab != selectedTab { renderIfNeeded() }
         if activeTree.handleKey(key) { setNeedsDisplay(); return }
         if let command = activeApplet.commands.first(where: { $0.key == key }) {
             command.action()
@@ -127,6 +135,7 @@ public final class AppletHost {
             if let index = tabBarHits.firstIndex(where: { $0.contains(mouse.position.x) }) { select(tab: index) }
             return
         }
+        if renderedTab != selectedTab { renderIfNeeded() }
         let rects = paneRects(in: terminal.size)
         guard let pane = rects.firstIndex(where: { $0.contains(mouse.position) }) else { return }
         if case .press = mouse.kind, focusedPane[selectedTab] != pane {
@@ -185,10 +194,13 @@ public final class AppletHost {
         } onChange: { [weak self] in
             DispatchQueue.main.async { MainActor.assumeIsolated { self?.setNeedsDisplay() } }
         }
+        renderedTab = selectedTab
         terminal.present(canvas)
     }
 
     private var tabBarHits: [Range<Int>] = []
+    /// The tab the last frame showed.
+    private var renderedTab = -1
 
     private func draw(on canvas: inout Canvas) {
         let size = canvas.size

@@ -110,15 +110,18 @@ final class StackNode: Node {
         }
         order.sort { $0.flexibility == $1.flexibility ? $0.index < $1.index : $0.flexibility < $1.flexibility }
         var remaining = max(0, available - totalSpacing)
-        var left = items.count
+        // Content shares the space first; spacers then split what is left between them.
+        var contentLeft = items.count(where: { !$0.isSpacer })
+        var spacersLeft = items.count - contentLeft
         for entry in order {
-            let share = remaining / max(1, left)
+            let isSpacer = items[entry.index].isSpacer
+            let share = isSpacer ? remaining / max(1, spacersLeft) : remaining / max(1, contentLeft)
             let s = items[entry.index].measure(.make(axis, main: share, cross: crossProposal))
             let length = min(s.along(axis), max(0, remaining))
             main[entry.index] = length
             cross[entry.index] = s.across(axis)
             remaining -= length
-            left -= 1
+            if isSpacer { spacersLeft -= 1 } else { contentLeft -= 1 }
         }
         return (main, cross)
     }

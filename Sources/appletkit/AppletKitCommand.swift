@@ -43,6 +43,7 @@ struct AppletKitCommand: AsyncParsableCommand {
         do {
             let host = try AppletHost(tabs: tabs, initialTab: initial)
             try await host.run()
+            if let signal = host.terminationSignal { throw ExitCode(128 + signal) }
         } catch let error as TerminalError {
             FileHandle.standardError.write(Data("appletkit: \(error.description)\n".utf8))
             throw ExitCode(1)

@@ -24,8 +24,10 @@ public struct DashboardApplet: Applet {
             }
             HStack(spacing: 1) {
                 Text("Goal \(goal):")
-                Text(String(repeating: "█", count: filled)).foregroundColor(count >= goal ? .green : .yellow)
-                Text(String(repeating: "░", count: 30 - filled)).dim()
+                HStack {
+                    Text(String(repeating: "█", count: filled)).foregroundColor(count >= goal ? .green : .yellow)
+                    Text(String(repeating: "░", count: 30 - filled)).dim()
+                }
                 Text(count >= goal ? "reached" : "\(goal - count) to go")
             }
             Text("Press + in the Counter tab, or d/r here: both change the same state.").dim()

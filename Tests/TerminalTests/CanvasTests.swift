@@ -1,0 +1,169 @@
+import Testing
+@testable import Terminal
+
+@Suite("Canvas")
+struct CanvasTests {
+    @Test func writesTextAndReadsItBack() {
+        var canvas = Canvas(size: Size(width: 10, height: 2))
+        let used = canvas.write("hello", at: Point(x: 2, y: 1), style: Style(attributes: .bold))
+        #expect(used == 5)
+        #expect(canvas.lines == ["", "  hello"])
+        #expect(canvas[2, 1].style.attributes.contains(.bold))
+        #expect(canvas[1, 1].style == .plain)
+    }
+
+    @Test func changingOneCellEmitsOneChange() {
+        var frame = Canvas(size: Size(width: 120, height: 40))
+        frame.write("Count: 1", at: Point(x: 1, y: 3))
+        var next = frame
+        next.put("2", at: Point(x: 8, y: 3))
+        let changes = next.changes(since: frame)
+        #expect(changes.count == 1)
+        #expect(changes.first?.position == Point(x: 8, y: 3))
+        #expect(changes.first?.cell.grapheme == "2")
+    }
+
+    @Test func identicalFramesEmitNothing() {
+        var frame = Canvas(size: Size(width: 30, height: 5))
+        frame.write("中文 and text", at: .zero)
+        #expect(frame.changes(since: frame).isEmpty)
+    }
+
+    @Test func firstFrameOrNewSizeIsAFullRedraw() {
+        var frame = Canvas(size: Size(width: 4, height: 2))
+        frame.write("中", at: .zero)
+        // 8 cells, one of them the right half of 中: 7 changes.
+        #expect(frame.changes(since: nil).count == 7)
+        #expect(frame.changes(since: Canvas(size: Size(width: 5, height: 2))).count == 7)
+    }
+
+    @Test func styleChangeAloneIsAChange() {
+        var frame = Canvas(size: Size(width: 5, height: 1))
+        frame.write("abc", at: .zero)
+        var next = frame
+        next.restyle(Rect(x: 1, y: 0, width: 1, height: 1)) { $0.attributes.insert(.reverse) }
+        #expect(next.changes(since: frame).map(\.position) == [Point(x: 1, y: 0)])
+    }
+
+    @Test func wideCharactersTakeTwoCells() {
+        var canvas = Canvas(size: Size(width: 10, height: 1))
+        let used = canvas.write("a中b😀", at: .zero)
+        #expect(used == 6)
+        #expect(canvas[1, 0].grapheme == "中")
+        #expect(canvas[1, 0].width == 2)
+        #expect(canvas[2, 0].isContinuation)
+        #expect(canvas[3, 0].grapheme == "b")
+        #expect(canvas[4, 0].grapheme == "😀")
+        #expect(canvas[5, 0].isContinuation)
+        #expect(canvas.line(0) == "a中b😀")
+    }
+
+    @Test func wideCharacterThatDoesNotFitBecomesABlank() {
+        var canvas = Canvas(size: Size(width: 3, height: 1))
+        canvas.write("ab中", at: .zero)
+        #expect(canvas.line(0) == "ab")
+        #expect(canvas[2, 0].width == 1)
+        // The same at the edge of a clip rectangle inside the canvas.
+        var clipped = Canvas(size: Size(width: 10, height: 1))
+        clipped.write("x中中", at: .zero, clip: Rect(x: 0, y: 0, width: 4, height: 1))
+        #expect(clipped.line(0) == "x中")
+        #expect(clipped[4, 0].grapheme == " ")
+    }
+
+    @Test func overwritingHalfAWideCharacterBlanksTheOtherHalf() {
+        var canvas = Canvas(size: Size(width: 6, height: 1))
+        canvas.write("中中", at: .zero)
+        canvas.put("x", at: Point(x: 1, y: 0))   // right half of the first 中
+        #expect(canvas[0, 0].grapheme == " ")
+        #expect(canvas[0, 0].width == 1)
+        #expect(canvas[1, 0].grapheme == "x")
+        canvas.put("y", at: Point(x: 2, y: 0))   // left half of the second 中
+        #expect(canvas[3, 0].grapheme == " ")
+        #expect(!canvas[3, 0].isContinuation)
+        #expect(canvas.line(0) == " xy")
+    }
+
+    @Test func diffRedrawsAWideCharacterWhoseRightHalfChanged() {
+        var old = Canvas(size: Size(width: 4, height: 1))
+        old.write("中", at: .zero)
+        var new = old
+        new.put("z", at: Point(x: 1, y: 0))
+        let positions = new.changes(since: old).map(\.position)
+        #expect(positions.contains(Point(x: 0, y: 0)))
+        #expect(positions.contains(Point(x: 1, y: 0)))
+    }
+
+    @Test func drawingIsClippedAndNeverOutOfBounds() {
+        var canvas = Canvas(size: Size(width: 5, height: 2))
+        canvas.write("far too long for this", at: Point(x: 2, y: 0))
+        canvas.write("neg", at: Point(x: -2, y: 1))
+        canvas.write("off", at: Point(x: 0, y: 7))
+        canvas.fill(Rect(x: -3, y: -3, width: 100, height: 1))
+        #expect(canvas.lines == ["  far", "g"])
+        // A zero-size canvas takes writes without trapping.
+        var empty = Canvas(size: .zero)
+        #expect(empty.write("x", at: .zero) == 0)
+        #expect(empty.changes(since: nil).isEmpty)
+    }
+
+    @Test func controlAndZeroWidthCharactersAreNotDrawn() {
+        var canvas = Canvas(size: Size(width: 5, height: 1))
+        canvas.write("a\u{7}\u{200B}b", at: .zero)
+        #expect(canvas.line(0) == "ab")
+    }
+}
+
+@Suite("Headless terminal")
+@MainActor
+struct HeadlessTerminalTests {
+    @Test func presentCountsOnlyChangedCells() throws {
+        let terminal = HeadlessTerminal(width: 20, height: 3)
+        try terminal.start { _ in }
+        var frame = Canvas(size: terminal.size)
+        frame.write("hello", at: .zero)
+        terminal.present(frame)
+        #expect(terminal.lastWriteCount == 60)
+        frame.put("J", at: .zero)
+        terminal.present(frame)
+        #expect(terminal.lastWriteCount == 1)
+        #expect(terminal.lines[0] == "Jello")
+        #expect(terminal.position(of: "llo") == Point(x: 2, y: 0))
+    }
+
+    @Test func injectedEventsReachTheHandler() throws {
+        let terminal = HeadlessTerminal(width: 10, height: 2)
+        var seen: [Event] = []
+        try terminal.start { seen.append($0) }
+        terminal.type("ab")
+        terminal.resize(width: 30, height: 5)
+        #expect(seen == [.key(KeyEvent(.char("a"))), .key(KeyEvent(.char("b"))), .resize(Size(width: 30, height: 5))])
+        #expect(terminal.size == Size(width: 30, height: 5))
+        terminal.stop()
+        terminal.type("c")
+        #expect(seen.count == 3)
+    }
+}
+
+@Suite("Colour mapping")
+struct ColorMappingTests {
+    @Test func palette256() {
+        #expect(ColorMapping.number(for: .default, support: .palette256) == -1)
+        #expect(ColorMapping.number(for: .indexed(208), support: .palette256) == 208)
+        #expect(ColorMapping.number(for: .rgb(255, 0, 0), support: .palette256) == 196)
+        #expect(ColorMapping.number(for: .rgb(128, 128, 128), support: .palette256) == 244)
+        #expect(ColorMapping.number(for: .red, support: .palette256) == 1)
+    }
+
+    @Test func fallsBackToBasicColours() {
+        #expect(ColorMapping.number(for: .indexed(196), support: .basic16) == 9)
+        #expect(ColorMapping.number(for: .indexed(196), support: .basic8) == 1)
+        #expect(ColorMapping.number(for: .ansi(.brightGreen), support: .basic8) == 2)
+        #expect(ColorMapping.number(for: .rgb(0, 0, 250), support: .basic8) == 4)
+    }
+
+    @Test func noColourMeansDefaultEverywhere() {
+        for color in [Color.red, .indexed(100), .rgb(1, 2, 3), .default] {
+            #expect(ColorMapping.number(for: color, support: .none) == -1)
+        }
+    }
+}
