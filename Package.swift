@@ -32,8 +32,11 @@ let package = Package(
         .target(name: "Terminal", dependencies: ["CNcursesShim"]),
         .target(name: "AppletState"),
         .target(name: "AppletUI", dependencies: ["Terminal", "AppletState"]),
-        .target(name: "Applet", dependencies: ["AppletUI", "AppletState"]),
-        .target(name: "AppletKit", dependencies: ["Applet"]),
+        .target(name: "Applet", dependencies: ["AppletUI", "AppletState", "Terminal"]),
+        // Every module names (and imports) what it uses directly: the incremental build only
+        // tracks direct imports, and a layout change seen through `@_exported` alone would
+        // leave stale code behind.
+        .target(name: "AppletKit", dependencies: ["Applet", "AppletUI", "AppletState", "Terminal"]),
         .executableTarget(
             name: "appletkit",
             dependencies: [

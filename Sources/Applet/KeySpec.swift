@@ -1,3 +1,5 @@
+import Terminal
+
 /// Reads and writes keys as text: `"q"`, `"+"`, `"ctrl-p"`, `"shift-tab"`, `"alt-enter"`, `"f5"`, `"pgdn"`.
 ///
 /// ```swift

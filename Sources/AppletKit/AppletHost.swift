@@ -1,4 +1,7 @@
 @_exported import Applet
+import AppletState
+import AppletUI
+import Terminal
 import Dispatch
 import Observation
 
@@ -107,7 +110,7 @@ public final class AppletHost {
         if key == KeyEvent(.char("z"), modifiers: .ctrl) { terminal.suspend(); return }
         // Keys typed right after a tab switch (in the same read) go to the new tab's widgets,
         // which need laying out first.
-        if renderedTab != selectedTab { renderIfNeeded() }
+        if renderedTab != selectedTab { layOutSelectedTab() }
         if activeTree.handleKey(key) { setNeedsDisplay(); return }
         if let command = activeApplet.commands.first(where: { $0.key == key }) {
             command.action()
@@ -135,7 +138,7 @@ public final class AppletHost {
             if let index = tabBarHits.firstIndex(where: { $0.contains(mouse.position.x) }) { select(tab: index) }
             return
         }
-        if renderedTab != selectedTab { renderIfNeeded() }
+        if renderedTab != selectedTab { layOutSelectedTab() }
         let rects = paneRects(in: terminal.size)
         guard let pane = rects.firstIndex(where: { $0.contains(mouse.position) }) else { return }
         if case .press = mouse.kind, focusedPane[selectedTab] != pane {
@@ -185,8 +188,18 @@ public final class AppletHost {
     public func renderIfNeeded() {
         guard needsDisplay, isRunning else { return }
         needsDisplay = false
-        let size = terminal.size
-        var canvas = Canvas(size: size)
+        terminal.present(drawFrame())
+    }
+
+    /// Evaluates and lays out the selected tab without showing it, so that keys arriving in the
+    /// same turn as a tab switch reach the right widgets. The frame still goes out once, at the
+    /// end of the turn: a burst of keys costs one screen update.
+    private func layOutSelectedTab() {
+        _ = drawFrame()
+    }
+
+    private func drawFrame() -> Canvas {
+        var canvas = Canvas(size: terminal.size)
         // Whatever state the frame reads is observed: a change to it schedules the next frame,
         // from whichever thread made it. State nobody on screen read redraws nothing.
         withObservationTracking {
@@ -195,7 +208,7 @@ public final class AppletHost {
             DispatchQueue.main.async { MainActor.assumeIsolated { self?.setNeedsDisplay() } }
         }
         renderedTab = selectedTab
-        terminal.present(canvas)
+        return canvas
     }
 
     private var tabBarHits: [Range<Int>] = []

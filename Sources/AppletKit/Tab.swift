@@ -1,4 +1,5 @@
 import Applet
+import AppletUI
 
 /// A tab of the host: one applet, or several side by side in a split.
 ///

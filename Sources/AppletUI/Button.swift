@@ -1,3 +1,6 @@
+import AppletState
+import Terminal
+
 /// A button: `[ Title ]`. `Enter` or `Space` activates it when it has focus, as does a click.
 ///
 /// ```swift

@@ -1,3 +1,6 @@
+import AppletState
+import Terminal
+
 /// A scrolling list of one-line rows with a selection. Only the rows on screen are built, so a
 /// list of a million rows costs what a screenful costs.
 ///

@@ -1,3 +1,6 @@
+import AppletState
+import Terminal
+
 /// Which sides `padding` applies to.
 public struct Edges: OptionSet, Sendable {
     public let rawValue: UInt8

@@ -1,3 +1,6 @@
+import AppletState
+import Terminal
+
 /// A stable identity for a view in the tree: its structural position (or an explicit id).
 /// Widgets keep their own state (a list's scroll offset, focus) under it from frame to frame.
 public struct ViewID: Hashable, Sendable, CustomStringConvertible {

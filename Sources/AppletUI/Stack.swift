@@ -1,3 +1,6 @@
+import AppletState
+import Terminal
+
 /// Where children sit across a stack's axis.
 public enum StackAlignment: Sendable { case start, center, end }
 

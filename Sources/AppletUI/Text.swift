@@ -1,3 +1,6 @@
+import AppletState
+import Terminal
+
 /// A line of text. Wide characters (CJK, emoji) take two columns; text that does not fit is
 /// cut at a grapheme boundary and ends in `…`.
 ///

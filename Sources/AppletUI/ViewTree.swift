@@ -1,3 +1,6 @@
+import AppletState
+import Terminal
+
 /// Renders a view into a region of a canvas and keeps what its widgets need between frames:
 /// which widget has focus and per-widget state such as a list's scroll position.
 ///

@@ -43,7 +43,7 @@ public struct Canvas: Hashable, Sendable {
             setCell(Cell.blank(style), x: p.x, y: p.y)
             return 1
         }
-        setCell(Cell(grapheme: grapheme, style: style, width: UInt8(width)), x: p.x, y: p.y)
+        setCell(Cell(glyph: Glyph(grapheme), style: style, width: UInt8(width)), x: p.x, y: p.y)
         if width == 2 { setCell(.continuation(style), x: p.x + 1, y: p.y) }
         return width
     }

@@ -38,6 +38,7 @@ public final class NcursesTerminal: Terminal {
     private var escapeTimer: DispatchWorkItem?
     private var running = false
     private var styleCache: [Style: (attrs: UInt32, fg: Int32, bg: Int32)] = [:]
+    private var lastResolved: (style: Style, value: (attrs: UInt32, fg: Int32, bg: Int32))?
     private var scalarBuffer: [UInt32] = Array(repeating: 0, count: 8)
 
     /// Checks that this process can take over a terminal and explains why not if it cannot:
@@ -126,8 +127,8 @@ public final class NcursesTerminal: Terminal {
         let cell = change.cell
         let style = resolved(cell.style)
         var n: Int32 = 0
-        for scalar in cell.grapheme.unicodeScalars {
-            if n == 5 { break }
+        cell.glyph.forEachScalar { scalar in
+            guard n < 5 else { return }
             scalarBuffer[Int(n)] = scalar.value
             n += 1
         }
@@ -151,9 +152,16 @@ public final class NcursesTerminal: Terminal {
     }
 
     private func resolved(_ style: Style) -> (attrs: UInt32, fg: Int32, bg: Int32) {
-        if let hit = styleCache[style] { return hit }
-        let value = (UInt32(style.attributes.rawValue), colorNumber(style.foreground), colorNumber(style.background))
-        styleCache[style] = value
+        // Neighbouring cells mostly share a style: check the last one before hashing.
+        if let last = lastResolved, last.style == style { return last.value }
+        let value: (attrs: UInt32, fg: Int32, bg: Int32)
+        if let hit = styleCache[style] {
+            value = hit
+        } else {
+            value = (UInt32(style.attributes.rawValue), colorNumber(style.foreground), colorNumber(style.background))
+            styleCache[style] = value
+        }
+        lastResolved = (style, value)
         return value
     }
 
