@@ -33,6 +33,8 @@ public final class AppletHost {
     private var frameScheduled = false
     private var quitContinuation: CheckedContinuation<Void, Never>?
     public private(set) var isRunning = false
+    /// Whether the help overlay (`?`) is open.
+    public private(set) var isShowingHelp = false
     /// The signal that ended the run (SIGTERM, SIGINT, SIGHUP), nil when the user quit.
     /// A command-line host exits with `128 + signal`, as shells expect.
     public private(set) var terminationSignal: Int32?
@@ -108,6 +110,14 @@ public final class AppletHost {
     private func handleKey(_ key: KeyEvent) {
         if key == KeyEvent(.char("c"), modifiers: .ctrl) { quit(); return }
         if key == KeyEvent(.char("z"), modifiers: .ctrl) { terminal.suspend(); return }
+        // The help overlay is modal: it takes every key, and Esc, Enter, ? or q close it.
+        if isShowingHelp {
+            switch key.code {
+            case .escape, .enter, .char("?"), .char("q"): isShowingHelp = false; setNeedsDisplay()
+            default: break
+            }
+            return
+        }
         // Keys typed right after a tab switch (in the same read) go to the new tab's widgets,
         // which need laying out first.
         if renderedTab != selectedTab { layOutSelectedTab() }
@@ -128,6 +138,9 @@ public final class AppletHost {
         case .char("]"): select(tab: (selectedTab + 1) % tabs.count)
         case .char("["): select(tab: (selectedTab - 1 + tabs.count) % tabs.count)
         case .char("q"): quit()
+        case .char("?"):
+            isShowingHelp = true
+            setNeedsDisplay()
         case .tab: moveFocus(forward: !key.modifiers.contains(.shift))
         default: break
         }
@@ -229,6 +242,7 @@ public final class AppletHost {
         }
         drawSplitLines(rects, on: &canvas)
         drawFooter(on: &canvas)
+        if isShowingHelp { drawHelp(on: &canvas) }
     }
 
     private func drawTooSmall(on canvas: inout Canvas) {
@@ -294,21 +308,69 @@ public final class AppletHost {
 
     private static let footerKeyStyle = Style(attributes: [.reverse, .bold])
 
-    /// The footer: the focused applet's commands, then the host's keys.
+    /// The keys that work right now: the focused applet's commands, then the host's.
+    private var activeBindings: [(key: String, title: String, applet: Bool)] {
+        var items = activeApplet.commands.map { (key: $0.keyLabel, title: $0.title, applet: true) }
+        items.append((key: "1-\(min(9, tabs.count))", title: "Tab", applet: false))
+        items.append((key: "]/[", title: "Next/Prev", applet: false))
+        if activeTree.hasFocusableWidgets || tabs[selectedTab].panes.count > 1 { items.append((key: "Tab", title: "Focus", applet: false)) }
+        items.append((key: "?", title: "Help", applet: false))
+        items.append((key: "q", title: "Quit", applet: false))
+        return items
+    }
+
+    /// The footer: the keys that work right now, as many as fit.
     private func drawFooter(on canvas: inout Canvas) {
         let y = canvas.size.height - 1
-        var items: [(String, String)] = activeApplet.commands.map { ($0.keyLabel, $0.title) }
-        items.append(("1-\(min(9, tabs.count))", "Tab"))
-        items.append(("]/[", "Next/Prev"))
-        if activeTree.hasFocusableWidgets || tabs[selectedTab].panes.count > 1 { items.append(("Tab", "Focus")) }
-        items.append(("q", "Quit"))
         var x = 0
         let width = canvas.size.width
-        for (key, title) in items {
-            let needed = key.terminalWidth + 1 + title.terminalWidth
+        for item in activeBindings {
+            let needed = item.key.terminalWidth + 1 + item.title.terminalWidth
             if x + needed > width { break }
-            x += canvas.write(key, at: Point(x: x, y: y), style: Self.footerKeyStyle)
-            x += canvas.write(" " + title + "  ", at: Point(x: x, y: y))
+            x += canvas.write(item.key, at: Point(x: x, y: y), style: Self.footerKeyStyle)
+            x += canvas.write(" " + item.title + "  ", at: Point(x: x, y: y))
         }
+    }
+
+    /// The help overlay: every active binding, in a box over the pane.
+    private func drawHelp(on canvas: inout Canvas) {
+        var rows: [(String, String)] = activeBindings.filter(\.applet).map { ($0.key, $0.title) }
+        rows += [
+            ("1-9", "Select tab N"), ("] / [", "Next / previous tab"), ("Tab", "Next widget or pane"),
+            ("Shift-Tab", "Previous widget or pane"), ("Enter Space", "Press the focused button"),
+            ("↑↓ j k", "Move in lists"), ("?", "This help"), ("q", "Quit"), ("Ctrl-C", "Quit, always"),
+            ("Ctrl-Z", "Suspend (fg resumes)"),
+        ]
+        let keyWidth = rows.map { $0.0.terminalWidth }.max() ?? 0
+        let textWidth = rows.map { $0.1.terminalWidth }.max() ?? 0
+        let title = " Keys: \(tabs[selectedTab].title) "
+        let closing = "Esc closes"
+        let size = canvas.size
+        let width = min(size.width - 2, max(keyWidth + 3 + textWidth, title.terminalWidth, closing.terminalWidth) + 4)
+        let height = min(size.height - 2, rows.count + 4)
+        guard width > 4, height > 2 else { return }
+        let box = Rect(x: (size.width - width) / 2, y: max(1, (size.height - height) / 2), width: width, height: height)
+        let border = Style(foreground: .cyan)
+        canvas.fill(box, with: .blank())
+        for x in box.minX..<box.maxX {
+            canvas.put("─", at: Point(x: x, y: box.minY), style: border)
+            canvas.put("─", at: Point(x: x, y: box.maxY - 1), style: border)
+        }
+        for y in box.minY..<box.maxY {
+            canvas.put("│", at: Point(x: box.minX, y: y), style: border)
+            canvas.put("│", at: Point(x: box.maxX - 1, y: y), style: border)
+        }
+        canvas.put("╭", at: Point(x: box.minX, y: box.minY), style: border)
+        canvas.put("╮", at: Point(x: box.maxX - 1, y: box.minY), style: border)
+        canvas.put("╰", at: Point(x: box.minX, y: box.maxY - 1), style: border)
+        canvas.put("╯", at: Point(x: box.maxX - 1, y: box.maxY - 1), style: border)
+        let inside = box.inset(by: 1)
+        canvas.write(title, at: Point(x: box.minX + 2, y: box.minY), style: Style(attributes: .bold), clip: box.inset(top: 0, leading: 1, bottom: 0, trailing: 1))
+        for (i, row) in rows.enumerated() where inside.minY + 1 + i < inside.maxY - 1 {
+            let y = inside.minY + 1 + i
+            canvas.write(row.0, at: Point(x: inside.minX + 1, y: y), style: Style(attributes: .bold), clip: inside)
+            canvas.write(row.1, at: Point(x: inside.minX + 1 + keyWidth + 2, y: y), clip: inside)
+        }
+        canvas.write(closing, at: Point(x: inside.minX + 1, y: inside.maxY - 1), style: Style(attributes: .dim), clip: inside)
     }
 }

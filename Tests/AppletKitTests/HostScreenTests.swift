@@ -54,7 +54,7 @@ struct HostScreenTests {
         let h = try Harness()
         #expect(h.lines[0].hasPrefix(" 1 Counter │ 2 Dashboard │ 3 List │"), "\(h.screen)")
         #expect(h.shows("Count: 0"))
-        #expect(h.lines[39].hasPrefix("+ Increment  - Decrement  0 Reset  1-3 Tab  ]/[ Next/Prev  Tab Focus  q Quit"), "\(h.lines[39])")
+        #expect(h.lines[39].hasPrefix("+ Increment  - Decrement  0 Reset  1-3 Tab  ]/[ Next/Prev  Tab Focus  ? Help  q Quit"), "\(h.lines[39])")
         // The selected tab is highlighted, the others are not.
         #expect(h.terminal.cell(x: 1, y: 0).style.attributes.contains(.reverse))
         let dashboard = try #require(h.terminal.position(of: "2 Dashboard"))
@@ -161,6 +161,29 @@ struct HostScreenTests {
         #expect(h.terminal.cell(x: rx + 1, y: emoji).isContinuation)
         #expect(h.lines[1].hasSuffix("row 1 of 1000000"))
         #expect(h.lines[1].terminalWidth == 119)
+    }
+
+    @Test func helpOverlayListsTheActiveBindingsAndEscClosesIt() throws {
+        let h = try Harness()
+        h.press("?")
+        #expect(h.host.isShowingHelp)
+        #expect(h.shows("Keys: Counter"))
+        #expect(h.shows("+") && h.shows("Increment"))
+        #expect(h.shows("Select tab N"))
+        #expect(h.shows("Esc closes"))
+        h.press("+2")                                  // modal: keys do not reach the applet or the host
+        #expect(h.app.counter.value.count == 0)
+        #expect(h.host.selectedTab == 0)
+        h.press(KeyEvent(.escape))
+        #expect(!h.host.isShowingHelp)
+        #expect(!h.shows("Keys: Counter"))
+        #expect(h.shows("Count: 0"))
+        h.press("2?")                                  // the Dashboard's own commands
+        #expect(h.shows("Keys: Dashboard"))
+        #expect(h.shows("Double"))
+        h.press("q")                                   // q closes the overlay, it does not quit
+        #expect(h.host.isRunning)
+        #expect(!h.host.isShowingHelp)
     }
 
     @Test func quitKeys() throws {
