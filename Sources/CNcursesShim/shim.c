@@ -193,14 +193,18 @@ void ak_enable_modes(void) {
     write_all_signal_safe(STDOUT_FILENO, on, sizeof on - 1);
 }
 
-void ak_stop(void) {
-    if (screen == NULL) return;
+void ak_leave(void) {
     static const char off[] = "\033[?1006l\033[?2004l";
     write_all_signal_safe(STDOUT_FILENO, off, sizeof off - 1);
     mousemask(0, NULL);
     curs_set(1);
     endwin();
     curses_active = 0;
+}
+
+void ak_stop(void) {
+    if (screen == NULL) return;
+    ak_leave();
     delscreen(screen);
     screen = NULL;
     if (have_saved_termios) tcsetattr(STDIN_FILENO, TCSADRAIN, &saved_termios);
@@ -249,15 +253,6 @@ void ak_refresh(void) {
 }
 
 void ak_force_repaint(void) { clearok(curscr, TRUE); }
-
-void ak_leave(void) {
-    static const char off[] = "\033[?1006l\033[?2004l";
-    write_all_signal_safe(STDOUT_FILENO, off, sizeof off - 1);
-    mousemask(0, NULL);
-    curs_set(1);
-    endwin();
-    curses_active = 0;
-}
 
 void ak_reenter(void) {
     reset_prog_mode();
