@@ -4,6 +4,11 @@ import AppletUI
 import Terminal
 import Dispatch
 import Observation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The host shell: a tab bar on top, the selected tab's applet panes, and a footer with the keys
 /// that work right now. It owns the run loop: input becomes events, events change state, and a
@@ -108,7 +113,12 @@ public final class AppletHost {
     }
 
     private func handleKey(_ key: KeyEvent) {
-        if key == KeyEvent(.char("c"), modifiers: .ctrl) { quit(); return }
+        if key == KeyEvent(.char("c"), modifiers: .ctrl) {
+            // An interrupt, as if SIGINT had arrived: the command line exits with 130.
+            terminationSignal = SIGINT
+            quit()
+            return
+        }
         if key == KeyEvent(.char("z"), modifiers: .ctrl) { terminal.suspend(); return }
         // The help overlay is modal: it takes every key, and Esc, Enter, ? or q close it.
         if isShowingHelp {
@@ -319,14 +329,23 @@ public final class AppletHost {
         return items
     }
 
-    /// The footer: the keys that work right now, as many as fit.
+    /// The footer: the keys that work right now, as many as fit. `? Help` and `q Quit` always
+    /// stay, at the end; what does not fit is dropped before them (the help overlay lists it all).
     private func drawFooter(on canvas: inout Canvas) {
         let y = canvas.size.height - 1
-        var x = 0
         let width = canvas.size.width
-        for item in activeBindings {
-            let needed = item.key.terminalWidth + 1 + item.title.terminalWidth
-            if x + needed > width { break }
+        let items = activeBindings
+        func length(_ item: (key: String, title: String, applet: Bool)) -> Int { item.key.terminalWidth + 1 + item.title.terminalWidth + 2 }
+        let kept = items.suffix(2)
+        var budget = width - kept.reduce(0) { $0 + length($1) } + 2
+        var shown: [(key: String, title: String, applet: Bool)] = []
+        for item in items.dropLast(2) where length(item) <= budget {
+            shown.append(item)
+            budget -= length(item)
+        }
+        var x = 0
+        for item in shown + kept {
+            if x + item.key.terminalWidth + 1 + item.title.terminalWidth > width { break }
             x += canvas.write(item.key, at: Point(x: x, y: y), style: Self.footerKeyStyle)
             x += canvas.write(" " + item.title + "  ", at: Point(x: x, y: y))
         }

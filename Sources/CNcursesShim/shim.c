@@ -71,18 +71,36 @@ static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, S
 static struct sigaction previous_crash_actions[CRASH_SIGNAL_COUNT];
 
 static void crash_handler(int sig, siginfo_t *info, void *context) {
-    (void)context;
     int saved_errno = errno;
     restore_terminal_now();
     // Hand over to whoever was there before (Swift's backtracer, or the default action).
+    struct sigaction previous;
+    memset(&previous, 0, sizeof previous);
+    previous.sa_handler = SIG_DFL;
     for (int i = 0; i < CRASH_SIGNAL_COUNT; i++) {
-        if (crash_signals[i] == sig) { sigaction(sig, &previous_crash_actions[i], NULL); break; }
+        if (crash_signals[i] == sig) { previous = previous_crash_actions[i]; break; }
     }
+    sigaction(sig, &previous, NULL);
     int synchronous_fault = (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE)
                             && info != NULL && info->si_code > 0;
-    // A fault re-executes the faulting instruction on return and reaches the previous handler
-    // with its real context; anything else is raised again.
-    if (!synchronous_fault) raise(sig);
+    int sent_by_another_process = info != NULL && info->si_code == SI_USER && info->si_pid != getpid();
+    if (synchronous_fault) {
+        // Returning re-executes the faulting instruction, which reaches the previous handler
+        // with its real context.
+    } else if (sent_by_another_process) {
+        // `kill -SEGV` from outside: a backtracer would report and return, leaving the process
+        // running without a screen. Report through it, then die as the signal asks.
+        if ((previous.sa_flags & SA_SIGINFO) && previous.sa_sigaction != NULL) {
+            previous.sa_sigaction(sig, info, context);
+        } else if (previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN) {
+            previous.sa_handler(sig);
+        }
+        signal(sig, SIG_DFL);
+        raise(sig);
+    } else {
+        // Raised by this process (abort()): delivered to the previous handler once we return.
+        raise(sig);
+    }
     errno = saved_errno;
 }
 
@@ -257,6 +275,9 @@ void ak_force_repaint(void) { clearok(curscr, TRUE); }
 void ak_reenter(void) {
     reset_prog_mode();
     curses_active = 1;
+    // ncurses sends "keypad transmit" only from its own key reading, which we do not use.
+    const char *smkx = tigetstr("smkx");
+    if (smkx != NULL && smkx != (char *)-1) putp(smkx);
     curs_set(0);
     mousemask(ALL_MOUSE_EVENTS, NULL);
     ak_enable_modes();

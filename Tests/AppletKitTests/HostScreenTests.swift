@@ -61,6 +61,13 @@ struct HostScreenTests {
         #expect(!h.terminal.cell(x: dashboard.x, y: 0).style.attributes.contains(.reverse))
     }
 
+    @Test func narrowFooterKeepsHelpAndQuit() throws {
+        let h = try Harness(width: 80, height: 24)
+        #expect(h.lines[23] == "+ Increment  - Decrement  0 Reset  1-3 Tab  ]/[ Next/Prev  ? Help  q Quit", "\(h.lines[23])")
+        let tiny = try Harness(width: 20, height: 6)
+        #expect(tiny.lines[5] == "? Help  q Quit")
+    }
+
     @Test func switchesTabsByNumber() throws {
         let h = try Harness()
         h.press("2")
@@ -191,9 +198,11 @@ struct HostScreenTests {
         h.press("q")
         #expect(!h.host.isRunning)
         #expect(!h.terminal.isRunning)
+        #expect(h.host.terminationSignal == nil)
         let h2 = try Harness()
         h2.press(KeyEvent(.char("c"), modifiers: .ctrl))
         #expect(!h2.host.isRunning)
+        #expect(h2.host.terminationSignal == 2, "Ctrl-C is an interrupt: exit status 130")
     }
 
     @Test func terminateSignalQuitsAndIsRemembered() throws {

@@ -1,0 +1,178 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// However the app ends or pauses, the user gets their shell back as it was: same tty modes, the
+/// main screen, the cursor, no mouse reports.
+///
+/// Note on what each check can see: bash itself puts its saved tty modes back when a job it waits
+/// for is killed by a signal or stopped, and adopts whatever the tty is when a job exits normally.
+/// So comparing `stty -g` from the shell before and after proves the app's own restore only for
+/// normal exits (q, Ctrl-C, SIGTERM/SIGINT/SIGHUP, which exit 128+n). For a crash, the modes are
+/// read from outside while the app is still alive; for Ctrl-Z, tmux's record of the screen modes
+/// (alternate screen, cursor, mouse, keypad) is the part bash does not fix up.
+@Suite("Giving the terminal back", .timeLimit(.minutes(1)))
+struct TerminalRestoreTests {
+    @Test("q quits and restores the terminal")
+    func quitWithQ() async throws {
+        let shell = try await ShellSession.start()
+        defer { shell.shutdown() }
+        let (run, _) = try await shell.launchAndWait()
+        #expect(try await shell.tmux.modes().alternateScreen, "the app did not switch to the alternate screen")
+        try await shell.tmux.type("q")
+        let (status, screen) = try await shell.waitForExit(run)
+        #expect(status == 0)
+        try await shell.expectTerminalRestored(after: run, screen: screen)
+    }
+
+    @Test("Ctrl-C quits and restores the terminal")
+    func quitWithCtrlC() async throws {
+        let shell = try await ShellSession.start()
+        defer { shell.shutdown() }
+        let (run, _) = try await shell.launchAndWait()
+        try await shell.tmux.press("C-c")
+        let (status, screen) = try await shell.waitForExit(run)
+        // Ctrl-C arrives as a key (raw mode) and ends the app as an interrupt would.
+        #expect(status == 128 + SIGINT, "status \(status)")
+        try await shell.expectTerminalRestored(after: run, screen: screen)
+    }
+
+    struct QuitSignal: Sendable, CustomTestStringConvertible {
+        let name: String
+        let number: Int32
+        var testDescription: String { "SIG\(name)" }
+    }
+
+    @Test("A quit signal restores the terminal and exits 128+signal", arguments: [
+        QuitSignal(name: "TERM", number: SIGTERM),
+        QuitSignal(name: "INT", number: SIGINT),
+        QuitSignal(name: "HUP", number: SIGHUP),
+    ])
+    func quitSignal(_ signal: QuitSignal) async throws {
+        let shell = try await ShellSession.start()
+        defer { shell.shutdown() }
+        let (run, _) = try await shell.launchAndWait()
+        try await shell.signal(signal.number)
+        let (status, screen) = try await shell.waitForExit(run)
+        #expect(status == 128 + signal.number)
+        try await shell.expectTerminalRestored(after: run, screen: screen)
+    }
+
+    /// `stty -g` (Linux: iflag:oflag:cflag:lflag:cc...) with ICANON and ECHO cleared in lflag.
+    private static func ignoringCanonicalAndEcho(_ modes: String) -> String {
+        var fields = modes.split(separator: ":").map(String.init)
+        if fields.count > 3, let lflag = UInt(fields[3], radix: 16) {
+            fields[3] = String(lflag & ~UInt(ICANON | ECHO), radix: 16)
+        }
+        return fields.joined(separator: ":")
+    }
+
+    /// Polls the pane's tty modes, read from outside, until `matches` (at least one read, even late).
+    private static func pollPaneModes(_ shell: ShellSession, within limit: Duration, until matches: (String) -> Bool) async throws -> (String, Duration) {
+        let start = ContinuousClock.now
+        while true {
+            let modes = try await shell.paneTerminalModes()
+            let elapsed = ContinuousClock.now - start
+            if matches(modes) || elapsed >= limit { return (modes, elapsed) }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    @Test("A crash gives the terminal back before Swift's backtracer runs (it then waits for a key)")
+    func crashWithInteractiveBacktracer() async throws {
+        let shell = try await ShellSession.start()
+        defer { shell.shutdown() }
+        let (run, _) = try await shell.launchAndWait()
+        let saved = try shell.modesBefore(run)
+        let pid = try await shell.pid()
+        try await shell.signal(SIGSEGV)
+
+        // The backtracer's "press a key" prompt turns off ICANON and ECHO itself; all else must be
+        // the shell's modes again, while the crashed app (and its backtracer) still hold the tty.
+        let (modes, elapsed) = try await Self.pollPaneModes(shell, within: .seconds(5)) {
+            Self.ignoringCanonicalAndEcho($0) == Self.ignoringCanonicalAndEcho(saved)
+        }
+        #expect(Self.ignoringCanonicalAndEcho(modes) == Self.ignoringCanonicalAndEcho(saved),
+                "tty modes \(elapsed) after SIGSEGV: \(modes), the shell had \(saved)")
+        let screen = try await shell.tmux.waitFor(text: "Program crashed", scrollback: true)
+        let paneModes = try await shell.tmux.modes()
+        #expect(paneModes.isShellState, "after the crash: \(paneModes)")
+        #expect(!screen.contains(ShellSession.tabBar), "the app's screen is still up:\n\(screen)")
+        #expect(isAlive(pid), "(the app was expected to still be in the backtracer here)")
+    }
+
+    @Test("A crash restores the exact tty modes (non-interactive backtracer)")
+    func crashWithBacktracer() async throws {
+        let shell = try await ShellSession.start()
+        defer { shell.shutdown() }
+        let (run, _) = try await shell.launchAndWait(environment: ["SWIFT_BACKTRACE": "interactive=no"])
+        let saved = try shell.modesBefore(run)
+        try await shell.signal(SIGSEGV)
+
+        let (modes, elapsed) = try await Self.pollPaneModes(shell, within: .seconds(5)) { $0 == saved }
+        #expect(modes == saved, "tty modes \(elapsed) after SIGSEGV: \(modes), the shell had \(saved)")
+        // The whole report goes out at once and scrolls its first line off the top.
+        let screen = try await shell.tmux.waitFor(text: "Program crashed", scrollback: true)
+        let paneModes = try await shell.tmux.modes()
+        #expect(paneModes.isShellState, "after the crash: \(paneModes)")
+        #expect(!screen.contains(ShellSession.tabBar), "the app's screen is still up:\n\(screen)")
+        // A SIGSEGV sent by another process: after the report the app dies of it.
+        let (status, _) = try await shell.waitForExit(run, timeout: .seconds(10))
+        #expect(status == 128 + SIGSEGV, "status \(status)")
+    }
+
+    @Test("A crash without the backtracer dies at once: status 139, prompt back")
+    func crashWithoutBacktracer() async throws {
+        let shell = try await ShellSession.start()
+        defer { shell.shutdown() }
+        let (run, _) = try await shell.launchAndWait(environment: ["SWIFT_BACKTRACE": "enable=no"])
+        try await shell.signal(SIGSEGV)
+        let (status, screen) = try await shell.waitForExit(run, timeout: .seconds(5))
+        #expect(status == 128 + SIGSEGV)
+        try await shell.expectTerminalRestored(after: run, screen: screen)
+    }
+
+    @Test("Ctrl-Z gives the shell back; fg repaints; q still quits cleanly")
+    func suspendAndResume() async throws {
+        let shell = try await ShellSession.start()
+        defer { shell.shutdown() }
+        let tmux = shell.tmux
+        let (run, _) = try await shell.launchAndWait()
+        try await tmux.type("+")
+        try await tmux.waitFor(text: "Count: 1")
+        try await tmux.type("+")
+        try await tmux.waitFor(text: "Count: 2")
+
+        try await tmux.press("C-z")
+        let (status, screen) = try await shell.waitForExit(run)
+        #expect(status == 128 + SIGTSTP, "the shell should see a stopped job")
+        #expect(screen.contains("Stopped"), "no job-stopped notice:\n\(screen)")
+        try await shell.expectTerminalRestored(after: run, screen: screen)
+
+        try await tmux.typeLine("fg; echo \"[fg] status=$?\"; stty -g >after-fg")
+        var resumed = try await tmux.waitUntil("the app to repaint after fg") { screen in
+            screen.row(0).hasPrefix(ShellSession.tabBar) && screen.contains("Count: 2")
+        }
+        AppUsageTests.expectFooter(resumed, AppUsageTests.counterFooter)
+        let resumedModes = try await tmux.modes()
+        #expect(resumedModes.alternateScreen, "not on the alternate screen after fg")
+        #expect(resumedModes.keypad, "keypad transmit mode not back on after fg: \(resumedModes)")
+        try await tmux.type("+")
+        resumed = try await tmux.waitFor(text: "Count: 3")
+
+        try await tmux.type("q")
+        let after = try await tmux.waitUntil("the prompt after q") { screen in
+            screen.contains("[fg] status=0") && screen.lastNonEmptyRow == ShellSession.prompt
+        }
+        let modesAfter = try await shell.waitForFile("after-fg")
+        #expect(modesAfter == (try shell.modesBefore(run)), "stty -g after fg and q differs from before the launch")
+        let paneModes = try await tmux.modes()
+        #expect(paneModes.isShellState, "after q: \(paneModes)")
+        #expect(!after.contains(ShellSession.tabBar), "the app's screen is still up:\n\(after)")
+    }
+}
