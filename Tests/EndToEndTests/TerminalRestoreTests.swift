@@ -106,24 +106,26 @@ struct TerminalRestoreTests {
         #expect(isAlive(pid), "(the app was expected to still be in the backtracer here)")
     }
 
-    @Test("A crash restores the exact tty modes (non-interactive backtracer)")
+    @Test("A crash restores the exact tty modes (non-interactive backtracer), then the app dies of it")
     func crashWithBacktracer() async throws {
         let shell = try await ShellSession.start()
         defer { shell.shutdown() }
-        let (run, _) = try await shell.launchAndWait(environment: ["SWIFT_BACKTRACE": "interactive=no"])
+        let (run, _) = try await shell.launchAndWait(environment: ["SWIFT_BACKTRACE": "interactive=no"], recordModesBeforeShell: true)
         let saved = try shell.modesBefore(run)
         try await shell.signal(SIGSEGV)
 
-        let (modes, elapsed) = try await Self.pollPaneModes(shell, within: .seconds(5)) { $0 == saved }
-        #expect(modes == saved, "tty modes \(elapsed) after SIGSEGV: \(modes), the shell had \(saved)")
-        // The whole report goes out at once and scrolls its first line off the top.
-        let screen = try await shell.tmux.waitFor(text: "Program crashed", scrollback: true)
+        // A SIGSEGV sent by another process: after the report the app dies of it.
+        let (status, screen) = try await shell.waitForExit(run, timeout: .seconds(10))
+        #expect(status == 128 + SIGSEGV, "status \(status)")
+        let history = try await shell.tmux.capture(scrollback: true)
+        #expect(history.contains("Program crashed"), "no crash report:\n\(history)")
+        // Written by the non-interactive shell the moment the app was gone, before readline
+        // could touch the tty: exactly what the app's crash handler left.
+        let after = try await shell.waitForFile("after\(run.number)")
+        #expect(after == saved, "tty modes after the crash: \(after), the shell had \(saved)")
         let paneModes = try await shell.tmux.modes()
         #expect(paneModes.isShellState, "after the crash: \(paneModes)")
         #expect(!screen.contains(ShellSession.tabBar), "the app's screen is still up:\n\(screen)")
-        // A SIGSEGV sent by another process: after the report the app dies of it.
-        let (status, _) = try await shell.waitForExit(run, timeout: .seconds(10))
-        #expect(status == 128 + SIGSEGV, "status \(status)")
     }
 
     @Test("A crash without the backtracer dies at once: status 139, prompt back")

@@ -100,13 +100,22 @@ final class ShellSession {
 
     /// Types the command line that starts the app (with extra environment variables, if any) and
     /// returns at once; see `waitForFirstFrame()` and `waitForExit(_:)`.
-    func launch(_ arguments: [String] = [], environment: [String: String] = [:]) async throws -> Launch {
+    ///
+    /// With `recordModesBeforeShell`, the app runs under a non-interactive `bash -c` that writes
+    /// `stty -g` the moment the app has ended. The interactive shell (readline) puts its own modes
+    /// on the tty as soon as it gets control back, so only this shows what the app itself left
+    /// behind when it died of a signal.
+    func launch(_ arguments: [String] = [], environment: [String: String] = [:], recordModesBeforeShell: Bool = false) async throws -> Launch {
         launches += 1
         let run = Launch(number: launches)
         try? FileManager.default.removeItem(at: directory.appendingPathComponent("app.pid"))
         let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.shellQuoted($0.value)) " }.joined()
         let args = arguments.map { " " + Self.shellQuoted($0) }.joined()
-        try await tmux.typeLine("stty -g >before\(run.number); \(assignments)run-app\(args); echo \"\(run.statusPrefix)$?\"; stty -g >after\(run.number)")
+        if recordModesBeforeShell {
+            try await tmux.typeLine("stty -g >before\(run.number); \(assignments)bash -c 'run-app \"$@\"; echo \"\(run.statusPrefix)$?\"; stty -g >after\(run.number)' run-app\(args)")
+        } else {
+            try await tmux.typeLine("stty -g >before\(run.number); \(assignments)run-app\(args); echo \"\(run.statusPrefix)$?\"; stty -g >after\(run.number)")
+        }
         return run
     }
 
@@ -120,8 +129,8 @@ final class ShellSession {
 
     /// Starts the app and waits for its first frame.
     @discardableResult
-    func launchAndWait(_ arguments: [String] = [], environment: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation) async throws -> (Launch, Screen) {
-        let run = try await launch(arguments, environment: environment)
+    func launchAndWait(_ arguments: [String] = [], environment: [String: String] = [:], recordModesBeforeShell: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) async throws -> (Launch, Screen) {
+        let run = try await launch(arguments, environment: environment, recordModesBeforeShell: recordModesBeforeShell)
         let screen = try await waitForFirstFrame(sourceLocation: sourceLocation)
         return (run, screen)
     }
