@@ -24,7 +24,9 @@ final class TextNode: Node {
 
     init(_ content: String, style: Style) {
         // One line: anything after a newline is not shown (wrapping belongs to a later Text).
-        let line = content.firstIndex(where: \.isNewline).map { String(content[..<$0]) } ?? content
+        // Scanning bytes first spares the grapheme walk for the usual text without newlines.
+        let mayHaveNewline = content.utf8.contains { (0x0A...0x0D).contains($0) || $0 == 0xC2 || $0 == 0xE2 }
+        let line = mayHaveNewline ? (content.firstIndex(where: \.isNewline).map { String(content[..<$0]) } ?? content) : content
         self.content = line
         self.style = style
         self.width = line.terminalWidth

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A grid of cells that views draw into, one per frame.
 ///
 /// Drawing never goes outside the canvas and never splits a wide character: a wide character
@@ -53,6 +59,10 @@ public struct Canvas: Hashable, Sendable {
     public mutating func write<S: StringProtocol>(_ text: S, at p: Point, style: Style = .plain, clip: Rect? = nil) -> Int {
         let area = clip.map { $0.intersection(bounds) } ?? bounds
         guard p.y >= area.minY, p.y < area.maxY else { return 0 }
+        // Fast path for ASCII, most text on a terminal: one byte, one column, no grapheme breaking.
+        if let used = text.utf8.withContiguousStorageIfAvailable({ writeASCII($0, at: p, style: style, area: area) }), let used {
+            return used
+        }
         var x = p.x
         for ch in text {
             if x >= area.maxX { break }
@@ -62,6 +72,21 @@ public struct Canvas: Hashable, Sendable {
                 continue
             }
             x += put(ch, at: Point(x: x, y: p.y), style: style, clip: area)
+        }
+        return x - p.x
+    }
+
+    /// Writes printable ASCII directly; nil (having written nothing) if the text is not all ASCII.
+    private mutating func writeASCII(_ bytes: UnsafeBufferPointer<UInt8>, at p: Point, style: Style, area: Rect) -> Int? {
+        for byte in bytes where byte >= 0x80 { _ = byte; return nil }
+        var x = p.x
+        for byte in bytes {
+            if x >= area.maxX { break }
+            guard byte >= 0x20, byte != 0x7F else { continue }   // controls take no column
+            if x >= area.minX {
+                setCell(Cell(glyph: Glyph(rawValue: UInt32(byte)), style: style, width: 1), x: x, y: p.y)
+            }
+            x += 1
         }
         return x - p.x
     }
@@ -131,16 +156,23 @@ public struct Canvas: Hashable, Sendable {
         }
         cells.withUnsafeBufferPointer { new in
             previous.cells.withUnsafeBufferPointer { old in
-                var i = 0
-                while i < new.count {
-                    let cell = new[i]
-                    var changed = cell != old[i]
-                    // A wide character whose right half changed underneath must be redrawn too.
-                    if !changed, cell.width == 2, i + 1 < new.count, new[i + 1] != old[i + 1] { changed = true }
-                    if changed && !cell.isContinuation {
-                        out.append(Change(position: Point(x: i % w, y: i / w), cell: cell))
+                let rowBytes = w * MemoryLayout<Cell>.stride
+                for y in 0..<size.height {
+                    let start = y * w
+                    // Fast path: an unchanged row is equal bytes (a Cell has no padding; were
+                    // that ever untrue, equal bytes would still mean equal cells).
+                    if memcmp(new.baseAddress! + start, old.baseAddress! + start, rowBytes) == 0 { continue }
+                    var i = start
+                    while i < start + w {
+                        let cell = new[i]
+                        var changed = cell != old[i]
+                        // A wide character whose right half changed underneath must be redrawn too.
+                        if !changed, cell.width == 2, i + 1 < start + w, new[i + 1] != old[i + 1] { changed = true }
+                        if changed && !cell.isContinuation {
+                            out.append(Change(position: Point(x: i - start, y: y), cell: cell))
+                        }
+                        i += 1
                     }
-                    i += 1
                 }
             }
         }

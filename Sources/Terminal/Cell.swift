@@ -13,6 +13,9 @@ public struct Cell: Hashable, Sendable {
     public var style: Style
     /// Columns the grapheme takes: 1, 2 for a wide character, 0 for the continuation half.
     public var width: UInt8
+    // Fills the cell to exactly 16 bytes with no padding, so equal cells are equal bytes and the
+    // frame diff can compare whole rows with memcmp (see `Canvas.changes(since:)`).
+    private var reserved: UInt16 = 0
 
     public init(_ grapheme: Character, style: Style = .plain) {
         self.glyph = Glyph(grapheme)

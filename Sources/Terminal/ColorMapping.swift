@@ -10,7 +10,7 @@
 /// ```
 public enum ColorMapping {
     public static func number(for color: Color, support: NcursesTerminal.ColorSupport) -> Int32 {
-        switch (color, support) {
+        switch (color.kind, support) {
         case (.default, _), (_, .none): return -1
         case (.ansi(let c), .basic8): return Int32(c.rawValue % 8)
         case (.ansi(let c), _): return Int32(c.rawValue)

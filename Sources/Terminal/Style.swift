@@ -8,15 +8,42 @@
 /// Style(foreground: .ansi(.red))
 /// Style(foreground: .indexed(208), background: .rgb(0x20, 0x20, 0x30))
 /// ```
-public enum Color: Hashable, Sendable {
+///
+/// Stored in four bytes (a kind and up to three bytes of value), so cells compare quickly.
+public struct Color: Hashable, Sendable, CustomStringConvertible {
+    /// What a colour is, for code that needs to tell the kinds apart.
+    public enum Kind: Hashable, Sendable {
+        case `default`
+        case ansi(ANSIColor)
+        case indexed(UInt8)
+        case rgb(UInt8, UInt8, UInt8)
+    }
+
+    private let rawValue: UInt32
+    private init(tag: UInt32, value: UInt32) { rawValue = tag << 24 | value }
+
     /// The terminal's own default foreground or background.
-    case `default`
+    public static let `default` = Color(tag: 0, value: 0)
     /// One of the 16 basic colours.
-    case ansi(ANSIColor)
+    public static func ansi(_ color: ANSIColor) -> Color { Color(tag: 1, value: UInt32(color.rawValue)) }
     /// An entry of the 256-colour palette (0–15 basic, 16–231 a 6x6x6 cube, 232–255 greys).
-    case indexed(UInt8)
+    public static func indexed(_ index: UInt8) -> Color { Color(tag: 2, value: UInt32(index)) }
     /// A 24-bit colour, shown as the nearest palette entry.
-    case rgb(UInt8, UInt8, UInt8)
+    public static func rgb(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Color {
+        Color(tag: 3, value: UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b))
+    }
+
+    public var kind: Kind {
+        let value = rawValue & 0xFF_FFFF
+        switch rawValue >> 24 {
+        case 1: return .ansi(ANSIColor(rawValue: UInt8(value & 0xF)) ?? .white)
+        case 2: return .indexed(UInt8(value & 0xFF))
+        case 3: return .rgb(UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF))
+        default: return .default
+        }
+    }
+
+    public var description: String { "\(kind)" }
 
     public static let black = Color.ansi(.black)
     public static let red = Color.ansi(.red)

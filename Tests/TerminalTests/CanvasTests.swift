@@ -167,3 +167,54 @@ struct ColorMappingTests {
         }
     }
 }
+
+@Suite("Cell and colour values")
+struct CellValueTests {
+    @Test func cellIsSixteenBytesWithoutPadding() {
+        // The frame diff compares unchanged rows with memcmp; that is only a fast path if equal
+        // cells are always equal bytes.
+        #expect(MemoryLayout<Cell>.size == 16)
+        #expect(MemoryLayout<Cell>.stride == 16)
+    }
+
+    @Test(arguments: [Color.default, .ansi(.brightCyan), .indexed(0), .indexed(255), .rgb(1, 2, 3), .rgb(255, 255, 255)])
+    func colourKindsRoundTrip(color: Color) {
+        let rebuilt: Color
+        switch color.kind {
+        case .default: rebuilt = .default
+        case .ansi(let c): rebuilt = .ansi(c)
+        case .indexed(let i): rebuilt = .indexed(i)
+        case .rgb(let r, let g, let b): rebuilt = .rgb(r, g, b)
+        }
+        #expect(rebuilt == color)
+    }
+
+    @Test func distinctColoursDiffer() {
+        #expect(Color.indexed(1) != Color.ansi(.red))
+        #expect(Color.rgb(0, 0, 0) != Color.default)
+        #expect(Color.rgb(0, 0, 1) != Color.rgb(1, 0, 0))
+    }
+
+    @Test func glyphsRoundTrip() {
+        for text in ["a", "中", "😀", "👩‍💻", "e\u{301}", "🇯🇵"] {
+            let ch = Character(text)
+            #expect(Glyph(ch).character == ch)
+            #expect(Cell(ch).grapheme == ch)
+        }
+        #expect(Glyph(Character("👩‍💻")) == Glyph(Character("👩‍💻")))   // interned once
+        #expect(Glyph(Character("👩‍💻")).isInterned)
+        #expect(!Glyph(Character("x")).isInterned)
+    }
+
+    @Test func asciiFastPathMatchesTheGeneralPath() {
+        // The same text, once all ASCII (fast path) and once with a non-ASCII character past the
+        // clip (general path): the visible cells must be identical, controls skipped, clip kept.
+        var fast = Canvas(size: Size(width: 12, height: 1))
+        let usedFast = fast.write("ab\u{7}c def", at: Point(x: 1, y: 0), clip: Rect(x: 2, y: 0, width: 6, height: 1))
+        var general = Canvas(size: Size(width: 12, height: 1))
+        let usedGeneral = general.write("ab\u{7}c def中", at: Point(x: 1, y: 0), clip: Rect(x: 2, y: 0, width: 6, height: 1))
+        #expect(fast.line(0) == "  bc def")
+        #expect(fast == general)
+        #expect(usedFast == usedGeneral)
+    }
+}
