@@ -41,7 +41,6 @@ public final class HeadlessTerminal: Terminal {
         let changes = canvas.changes(since: previous)
         lastWriteCount = changes.count
         frameCount += 1
-        if canvas.size != screen.size { screen = Canvas(size: canvas.size) }
         screen = canvas
         previous = canvas
     }

@@ -269,15 +269,21 @@ public struct InputDecoder: Sendable {
 
     // MARK: CSI
 
+    /// Keeps a parameter byte of a CSI/SS3 sequence; one that grows past the limit is abandoned
+    /// (skipped up to its final byte) so that memory stays bounded.
+    private mutating func collectParameter(_ byte: UInt8) {
+        if buffer.count >= Self.maxSequenceLength {
+            state = .csiIgnore
+            buffer.removeAll(keepingCapacity: true)
+        } else {
+            buffer.append(byte)
+        }
+    }
+
     private mutating func csi(_ byte: UInt8, _ out: inout Output) {
         switch byte {
         case 0x20...0x3F:
-            if buffer.count >= Self.maxSequenceLength {
-                state = .csiIgnore
-                buffer.removeAll(keepingCapacity: true)
-            } else {
-                buffer.append(byte)
-            }
+            collectParameter(byte)
         case 0x40...0x7E:
             if buffer.isEmpty && byte == UInt8(ascii: "M") {
                 state = .x10Mouse
@@ -403,12 +409,7 @@ public struct InputDecoder: Sendable {
         switch byte {
         case 0x30...0x3B:
             // Some terminals put a modifier here (`ESC O 5 A`).
-            if buffer.count >= Self.maxSequenceLength {
-                state = .csiIgnore
-                buffer.removeAll(keepingCapacity: true)
-            } else {
-                buffer.append(byte)
-            }
+            collectParameter(byte)
         case 0x40...0x7E:
             state = .ground
             dispatchSS3(final: byte, &out)
