@@ -12,6 +12,9 @@ public enum ColorMapping {
     public static func number(for color: Color, support: NcursesTerminal.ColorSupport) -> Int32 {
         switch (color.kind, support) {
         case (.default, _), (_, .none): return -1
+        // Bright black ("gray") has no 8-colour counterpart that stays readable: black would vanish
+        // on a dark background, so it falls back to the default colour.
+        case (.ansi(.brightBlack), .basic8): return -1
         case (.ansi(let c), .basic8): return Int32(c.rawValue % 8)
         case (.ansi(let c), _): return Int32(c.rawValue)
         case (.indexed(let i), .palette256): return Int32(i)

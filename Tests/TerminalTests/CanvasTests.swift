@@ -158,6 +158,8 @@ struct ColorMappingTests {
         #expect(ColorMapping.number(for: .indexed(196), support: .basic16) == 9)
         #expect(ColorMapping.number(for: .indexed(196), support: .basic8) == 1)
         #expect(ColorMapping.number(for: .ansi(.brightGreen), support: .basic8) == 2)
+        #expect(ColorMapping.number(for: .gray, support: .basic8) == -1, "black gray would vanish on a dark background")
+        #expect(ColorMapping.number(for: .gray, support: .basic16) == 8)
         #expect(ColorMapping.number(for: .rgb(0, 0, 250), support: .basic8) == 4)
     }
 

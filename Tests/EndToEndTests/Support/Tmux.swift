@@ -121,6 +121,15 @@ final class Tmux: Sendable {
         return Screen(lines: lines)
     }
 
+    /// The pane's rows with the colour and attribute escape sequences tmux would draw them with
+    /// (`capture-pane -e`): what the app asked the terminal to show, not just the text.
+    func captureWithEscapes() async throws -> [String] {
+        let text = try await run(["capture-pane", "-p", "-e", "-t", target])
+        var lines = text.components(separatedBy: "\n")
+        if lines.last == "" { lines.removeLast() }
+        return lines
+    }
+
     /// A format expanded for the pane (`#{pane_tty}`, `#{alternate_on}`...).
     func display(_ format: String) async throws -> String {
         try await run(["display-message", "-p", "-t", target, format]).trimmingCharacters(in: .whitespacesAndNewlines)
