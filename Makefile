@@ -6,7 +6,7 @@ ARGS ?=
 # apt-get needs root: use sudo when we are not root and it exists.
 SUDO := $(shell if [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then echo sudo; fi)
 
-.PHONY: run build test clean deps test-deps
+.PHONY: run build test bench clean deps test-deps
 
 run: build
 	./.build/debug/appletkit $(ARGS)
@@ -18,8 +18,12 @@ test: deps test-deps
 	$(SWIFT) build
 	$(SWIFT) test
 
+# Release-build benchmarks (ordo-one/benchmark) printing figures; see Benchmarks/.
+bench: deps
+	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark --no-progress
+
 clean:
-	rm -rf .build .build-*
+	rm -rf .build .build-* Benchmarks/.build
 
 # ncursesw headers and library, found through pkg-config (Debian: libncurses-dev).
 deps:

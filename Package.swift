@@ -17,6 +17,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(path: "Applets/CounterApplet"),
         .package(path: "Applets/DashboardApplet"),
         .package(path: "Applets/ListApplet"),
@@ -30,7 +31,7 @@ let package = Package(
         ),
         .target(name: "CNcursesShim", dependencies: ["CNcurses"]),
         .target(name: "Terminal", dependencies: ["CNcursesShim"]),
-        .target(name: "AppletState"),
+        .target(name: "AppletState", dependencies: [.product(name: "Logging", package: "swift-log")]),
         .target(name: "AppletUI", dependencies: ["Terminal", "AppletState"]),
         .target(name: "Applet", dependencies: ["AppletUI", "AppletState", "Terminal"]),
         // Every module names (and imports) what it uses directly: the incremental build only

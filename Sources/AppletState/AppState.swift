@@ -10,23 +10,25 @@
 /// ```
 @propertyWrapper
 public struct AppState<Value: Sendable>: Sendable {
-    private let keyPath: any KeyPath<Application, State<Value>> & Sendable
+    // Key path literals without captures are immutable; stored as the concrete type so reads
+    // go through the store's key path cache.
+    nonisolated(unsafe) private let keyPath: KeyPath<Application, State<Value>>
 
     public init(_ keyPath: any KeyPath<Application, State<Value>> & Sendable) {
         self.keyPath = keyPath
     }
 
     public var wrappedValue: Value {
-        get { Application.current[keyPath: keyPath].value }
-        nonmutating set { Application.current[keyPath: keyPath].value = newValue }
+        get { Application.state(keyPath).value }
+        nonmutating set { Application.state(keyPath).value = newValue }
     }
 
     /// A binding to the value (`$count`).
     public var projectedValue: Binding<Value> {
-        let keyPath = self.keyPath
+        nonisolated(unsafe) let keyPath = self.keyPath
         return Binding(
-            get: { Application.current[keyPath: keyPath].value },
-            set: { Application.current[keyPath: keyPath].value = $0 }
+            get: { Application.state(keyPath).value },
+            set: { Application.state(keyPath).value = $0 }
         )
     }
 }

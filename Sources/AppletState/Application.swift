@@ -16,25 +16,91 @@ import Synchronization
 /// ```
 ///
 /// Code normally uses `Application.current`: the shared instance, or the one a host (or a test)
-/// installed for the work it runs with `Application.withCurrent(_:)`.
-public final class Application: Sendable {
+/// installed for the work it runs with `Application.withCurrent(_:_:)`. Subclass it and
+/// `promote(to:)` to customise the shared store.
+open class Application: @unchecked Sendable {
+    // MARK: The shared and current store
+
     /// The process-wide store.
-    public static let shared = Application()
+    public static var shared: Application { SharedSlot.instance.load() }
 
-    @TaskLocal static var installed: Application?
-
-    /// The store in effect: the one installed by the running host or test, else `shared`.
-    public static var current: Application { installed ?? shared }
-
-    /// Runs `body` with `application` as `Application.current` (hosts do this around every
-    /// evaluation and event; tests use it to get a fresh store).
-    public static func withCurrent<R>(_ application: Application, _ body: () throws -> R) rethrows -> R {
-        try $installed.withValue(application, operation: body)
+    /// Replaces the shared store with an instance of a subclass, keeping all state declared so far.
+    ///
+    /// ```swift
+    /// final class DemoApplication: Application {}
+    /// Application.promote(to: DemoApplication.self)
+    /// ```
+    @discardableResult
+    public static func promote<Custom: Application>(to type: Custom.Type) -> Custom {
+        let promoted = Custom()
+        promoted.adoptState(from: shared)
+        SharedSlot.instance.store(promoted)
+        return promoted
     }
 
-    private let boxes = Mutex<[String: AnyObject]>([:])
+    @TaskLocal static var installed: Application?
+    /// How many `withCurrent` calls are running anywhere. When none is, `current` is `shared`
+    /// without the cost of reading the task-local.
+    static let installCount = Atomic<Int>(0)
 
-    public init() {}
+    /// The store in effect: the one installed by the running host or test, else `shared`.
+    public static var current: Application {
+        if installCount.load(ordering: .relaxed) == 0 { return shared }
+        return installed ?? shared
+    }
+
+    /// Runs `body` with `application` as `Application.current` (hosts do this around every
+    /// evaluation and event when they do not use the shared store; tests use it for a fresh one).
+    public static func withCurrent<R>(_ application: Application, _ body: () throws -> R) rethrows -> R {
+        installCount.add(1, ordering: .relaxed)
+        defer { installCount.subtract(1, ordering: .relaxed) }
+        return try $installed.withValue(application, operation: body)
+    }
+
+    /// The async form of `withCurrent(_:_:)`, for tasks.
+    public static func withCurrent<R>(_ application: Application, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R) async rethrows -> R {
+        installCount.add(1, ordering: .relaxed)
+        defer { installCount.subtract(1, ordering: .relaxed) }
+        return try await $installed.withValue(application, operation: body, isolation: isolation)
+    }
+
+    // MARK: Storage
+
+    /// Every state box by its full key ("Feature.id", plus "@scope" for scoped state).
+    let registry = Mutex<[String: any StateStorage]>([:])
+    let keyPathCache = KeyPathCache()
+
+    public required init() {}
+
+    /// Takes over the state of another store (used by `promote`).
+    func adoptState(from other: Application) {
+        let boxes = other.registry.withLock { $0 }
+        registry.withLock { mine in mine.merge(boxes) { current, _ in current } }
+    }
+
+    /// The box for a key, made with `make` on first use. Declaring one key with two value types
+    /// is a programming error and stops with a message naming the key.
+    func box<Box: StateStorage>(key: String, make: () -> Box) -> Box {
+        registry.withLock { boxes in
+            if let existing = boxes[key] {
+                guard let typed = existing as? Box else {
+                    preconditionFailure("state '\(key)' was declared twice with different types: \(type(of: existing)) and \(Box.self)")
+                }
+                return typed
+            }
+            let created = make()
+            boxes[key] = created
+            return created
+        }
+    }
+
+    /// The full registry key of a declaration, including the current scope for scoped state.
+    static func key(feature: String, id: String, scoped: Bool) -> String {
+        guard scoped, let scope = Scope.current else { return "\(feature).\(id)" }
+        return "\(feature).\(id)@\(scope.name).\(scope.id)"
+    }
+
+    // MARK: In-memory state
 
     /// Declares (or finds) in-memory state with an id; the first access stores `initial`.
     ///
@@ -44,7 +110,20 @@ public final class Application: Sendable {
     /// }
     /// ```
     public func state<Value: Sendable>(initial: @autoclosure () -> Value, feature: String = "App", id: String) -> State<Value> {
-        State(box: box(key: "\(feature).\(id)", initial: initial))
+        State(box: box(key: Self.key(feature: feature, id: id, scoped: false)) { StateBox(initial(), key: "\(feature).\(id)") })
+    }
+
+    /// Declares in-memory state that each `Scope` keeps separately: two instances of one applet,
+    /// each evaluated in its own scope, see different values.
+    ///
+    /// ```swift
+    /// extension Application {
+    ///     public var draft: State<String> { scopedState(initial: "", feature: "Notes", id: "draft") }
+    /// }
+    /// ```
+    public func scopedState<Value: Sendable>(initial: @autoclosure () -> Value, feature: String = "App", id: String) -> State<Value> {
+        let key = Self.key(feature: feature, id: id, scoped: true)
+        return State(box: box(key: key) { StateBox(initial(), key: key) })
     }
 
     /// The state at `keyPath` in the current store.
@@ -53,20 +132,57 @@ public final class Application: Sendable {
     /// let count = Application.state(\.counter).value
     /// ```
     public static func state<Value>(_ keyPath: KeyPath<Application, State<Value>>) -> State<Value> {
-        current[keyPath: keyPath]
+        withCurrentUnretained { $0.resolve(keyPath) }
     }
 
-    func box<Value: Sendable>(key: String, initial: () -> Value) -> StateBox<Value> {
-        boxes.withLock { boxes in
-            if let existing = boxes[key] {
-                guard let typed = existing as? StateBox<Value> else {
-                    preconditionFailure("state '\(key)' was declared twice with different types: \(type(of: existing)) and StateBox<\(Value.self)>")
-                }
-                return typed
-            }
-            let created = StateBox(initial())
-            boxes[key] = created
-            return created
+    /// Calls `body` with the current store without retaining it (the shared one is kept alive by
+    /// its slot; an installed one by the task-local that installed it).
+    @inline(__always)
+    static func withCurrentUnretained<R>(_ body: (Application) -> R) -> R {
+        if installCount.load(ordering: .relaxed) == 0 { return SharedSlot.instance.withShared(body) }
+        return body(installed ?? shared)
+    }
+
+    /// Resolves a declaration through the key path cache: the declaration runs once per key path
+    /// and scope; after that a lookup is a few loads, no lock.
+    @inline(__always)
+    func resolve<Value>(_ keyPath: KeyPath<Application, State<Value>>) -> State<Value> {
+        let id = ObjectIdentifier(keyPath)
+        let scope = Scope.currentIndex
+        if let box = keyPathCache.lookup(id, scope: scope) {
+            return State(box: unsafeDowncast(box as AnyObject, to: StateBox<Value>.self))
         }
+        let state = self[keyPath: keyPath]
+        keyPathCache.insert(keyPath, scope: scope, box: state.box)
+        return state
+    }
+}
+
+/// Holds the shared store behind an atomic pointer so reading it takes no lock. Every instance
+/// ever installed is kept alive: a reader may still hold a pointer to a replaced one.
+final class SharedSlot: Sendable {
+    static let instance = SharedSlot()
+    private let pointer: Atomic<UInt>
+    private let keptAlive: Mutex<[Application]>
+
+    private init() {
+        let first = Application()
+        pointer = Atomic(UInt(bitPattern: Unmanaged.passUnretained(first).toOpaque()))
+        keptAlive = Mutex([first])
+    }
+
+    @inline(__always)
+    func withShared<R>(_ body: (Application) -> R) -> R {
+        Unmanaged<Application>.fromOpaque(UnsafeRawPointer(bitPattern: pointer.load(ordering: .acquiring))!)._withUnsafeGuaranteedRef(body)
+    }
+
+    @inline(__always)
+    func load() -> Application {
+        Unmanaged<Application>.fromOpaque(UnsafeRawPointer(bitPattern: pointer.load(ordering: .acquiring))!).takeUnretainedValue()
+    }
+
+    func store(_ application: Application) {
+        keptAlive.withLock { $0.append(application) }
+        pointer.store(UInt(bitPattern: Unmanaged.passUnretained(application).toOpaque()), ordering: .releasing)
     }
 }

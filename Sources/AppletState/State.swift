@@ -12,9 +12,12 @@ import Synchronization
 /// let counter = Application.state(\.counter)
 /// counter.value += 1
 /// counter.modify { $0 *= 2 }   // atomic read-modify-write
+/// for await value in counter.changes { print(value) }
 /// ```
 public struct State<Value: Sendable>: Sendable {
     let box: StateBox<Value>
+
+    init(box: StateBox<Value>) { self.box = box }
 
     /// The current value. Setting it notifies observers.
     public var value: Value {
@@ -22,7 +25,8 @@ public struct State<Value: Sendable>: Sendable {
         nonmutating set { box.set(newValue) }
     }
 
-    /// Changes the value atomically and notifies observers once.
+    /// Changes the value atomically (no other write can come in between) and notifies once.
+    @discardableResult
     public func modify<R>(_ change: (inout Value) throws -> R) rethrows -> R {
         try box.modify(change)
     }
@@ -32,29 +36,98 @@ public struct State<Value: Sendable>: Sendable {
         let box = self.box
         return Binding(get: { box.value }, set: { box.set($0) })
     }
+
+    /// Every value this state takes from now on, for code outside views (tasks, services).
+    /// The sequence ends when the consuming task is cancelled.
+    public var changes: AsyncStream<Value> { box.changes() }
 }
 
-/// The storage cell behind a `State`: a lock-protected value with an observation registrar.
-final class StateBox<Value: Sendable>: Observable, Sendable {
+/// Anything the store keeps under a key: state boxes, dependency boxes.
+protocol StateStorage: AnyObject, Sendable {}
+
+/// The storage cell behind every kind of state: a lock-protected value, an Observation registrar
+/// for views, continuations for `changes`, and an optional hook that persists or syncs each change.
+final class StateBox<Value: Sendable>: StateStorage, Observable, @unchecked Sendable {
     private let storage: Mutex<Value>
     private let registrar = ObservationRegistrar()
+    /// The declaration's key, for logs and errors.
+    let key: String
+    /// Called after every change, outside the lock, with the new value (persistence, sync).
+    private let didChange: (@Sendable (Value) -> Void)?
 
-    init(_ value: Value) { storage = Mutex(value) }
+    private let subscriberCount = Atomic<Int>(0)
+    private let subscribers = Mutex<[Int: AsyncStream<Value>.Continuation]>([:])
+    private let nextSubscriber = Atomic<Int>(0)
+
+    /// `\.value` made once: a key path into a generic class is instantiated (allocated) at every
+    /// use otherwise, which made each read cost ~800 ns.
+    private let valueKeyPath: KeyPath<StateBox<Value>, Value>
+
+    init(_ value: Value, key: String, didChange: (@Sendable (Value) -> Void)? = nil) {
+        valueKeyPath = \StateBox<Value>.value
+        storage = Mutex(value)
+        self.key = key
+        self.didChange = didChange
+    }
 
     var value: Value {
-        registrar.access(self, keyPath: \.value)
+        registrar.access(self, keyPath: valueKeyPath)
         return storage.withLock { $0 }
     }
 
+    /// The value without registering an observer (for persistence and sync).
+    var untrackedValue: Value { storage.withLock { $0 } }
+
     func set(_ newValue: Value) {
-        registrar.withMutation(of: self, keyPath: \.value) {
+        registrar.withMutation(of: self, keyPath: valueKeyPath) {
             storage.withLock { $0 = newValue }
         }
+        changed(newValue)
     }
 
     func modify<R>(_ change: (inout Value) throws -> R) rethrows -> R {
-        try registrar.withMutation(of: self, keyPath: \.value) {
-            try storage.withLock { try change(&$0) }
+        var snapshot: Value?
+        let result = try registrar.withMutation(of: self, keyPath: valueKeyPath) {
+            try storage.withLock { value -> R in
+                let r = try change(&value)
+                snapshot = value
+                return r
+            }
         }
+        if let snapshot { changed(snapshot) }
+        return result
+    }
+
+    /// Replaces the value from outside (another process, a reload) without calling `didChange`:
+    /// observers and subscribers hear of it, the hook that caused it does not.
+    func setFromOutside(_ newValue: Value) {
+        registrar.withMutation(of: self, keyPath: valueKeyPath) {
+            storage.withLock { $0 = newValue }
+        }
+        notifySubscribers(newValue)
+    }
+
+    private func changed(_ newValue: Value) {
+        didChange?(newValue)
+        notifySubscribers(newValue)
+        StateLog.changed(key)
+    }
+
+    private func notifySubscribers(_ newValue: Value) {
+        guard subscriberCount.load(ordering: .relaxed) > 0 else { return }
+        for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(newValue) }
+    }
+
+    func changes() -> AsyncStream<Value> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: .bufferingNewest(64))
+        let id = nextSubscriber.add(1, ordering: .relaxed).newValue
+        subscribers.withLock { $0[id] = continuation }
+        subscriberCount.add(1, ordering: .relaxed)
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            self.subscribers.withLock { _ = $0.removeValue(forKey: id) }
+            self.subscriberCount.subtract(1, ordering: .relaxed)
+        }
+        return stream
     }
 }

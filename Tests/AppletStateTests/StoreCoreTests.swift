@@ -1,0 +1,107 @@
+import Synchronization
+import Testing
+@testable import AppletState
+
+extension Application {
+    var coreCount: State<Int> { state(initial: 0, feature: "Core", id: "count") }
+    var coreDraft: State<String> { scopedState(initial: "", feature: "Core", id: "draft") }
+    subscript(coreKey index: Int) -> State<Int> { state(initial: index, feature: "Core", id: "key\(index)") }
+}
+
+final class PromotedApplication: Application {
+    var isPromoted: Bool { true }
+}
+
+@Suite("Store core")
+struct StoreCoreTests {
+    @Test func keyPathCacheReturnsTheSameStateAsTheDeclaration() {
+        let app = Application()
+        Application.withCurrent(app) {
+            Application.state(\.coreCount).value = 4              // first access: declaration runs
+            #expect(Application.state(\.coreCount).value == 4)    // cached
+            #expect(app.coreCount.value == 4)                     // the declaration sees the same box
+            app.coreCount.value = 5
+            #expect(Application.state(\.coreCount).value == 5)
+        }
+    }
+
+    @Test func manyKeysAndSubscriptKeyPathsStayCorrect() {
+        let app = Application()
+        Application.withCurrent(app) {
+            // 10,000 distinct keys, each through its own (not uniqued) key path: the cache grows
+            // through several tables and every key still finds its own value.
+            for i in 0..<10_000 { #expect(Application.state(\.[coreKey: i]).value == i) }
+            for i in stride(from: 0, to: 10_000, by: 7) { Application.state(\.[coreKey: i]).value = -i }
+            for i in stride(from: 0, to: 10_000, by: 7) { #expect(Application.state(\.[coreKey: i]).value == -i) }
+            #expect(Application.state(\.[coreKey: 1]).value == 1)
+            // The same subscript key path built many times does not grow the cache without bound,
+            // and keeps answering.
+            for _ in 0..<100 { #expect(Application.state(\.[coreKey: 3]).value == 3) }
+        }
+    }
+
+    @Test func cacheIsPerStore() {
+        let a = Application(), b = Application()
+        Application.withCurrent(a) { Application.state(\.coreCount).value = 1 }
+        Application.withCurrent(b) { #expect(Application.state(\.coreCount).value == 0) }
+    }
+
+    @Test func concurrentFirstAccessFindsOneBox() async {
+        let app = Application()
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<200 {
+                group.addTask {
+                    Application.withCurrent(app) { Application.state(\.coreCount).modify { $0 += 1 } }
+                }
+            }
+        }
+        #expect(app.coreCount.value == 200)
+    }
+
+    @Test func scopesKeepScopedStateApartAndShareTheRest() {
+        let app = Application()
+        let left = Scope(name: "notes", id: "left"), right = Scope(name: "notes", id: "right")
+        Application.withCurrent(app) {
+            Scope.with(left) {
+                Application.state(\.coreDraft).value = "left text"
+                Application.state(\.coreCount).value = 9          // not scoped: shared
+            }
+            Scope.with(right) {
+                #expect(Application.state(\.coreDraft).value == "")
+                Application.state(\.coreDraft).value = "right text"
+                #expect(Application.state(\.coreCount).value == 9)
+            }
+            Scope.with(left) { #expect(Application.state(\.coreDraft).value == "left text") }
+            #expect(Application.state(\.coreDraft).value == "")   // outside any scope: its own value
+            #expect(Scope.current == nil)
+        }
+    }
+
+    @Test func changesStreamsEveryNewValue() async {
+        let app = Application()
+        let state = app.coreCount
+        let stream = state.changes
+        let reader = Task { () -> [Int] in
+            var seen: [Int] = []
+            for await value in stream {
+                seen.append(value)
+                if seen.count == 3 { break }
+            }
+            return seen
+        }
+        state.value = 1
+        state.modify { $0 += 1 }
+        state.value = 10
+        #expect(await reader.value == [1, 2, 10])
+    }
+
+    @Test func promoteKeepsStateAndSwapsTheSharedStore() {
+        // Runs against the process-wide store: only this test promotes it.
+        Application.shared.coreCount.value = 77
+        let promoted = Application.promote(to: PromotedApplication.self)
+        #expect(Application.shared === promoted)
+        #expect(promoted.isPromoted)
+        #expect(Application.state(\.coreCount).value == 77)
+        #expect((Application.shared as? PromotedApplication) != nil)
+    }
+}
