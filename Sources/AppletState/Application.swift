@@ -135,6 +135,11 @@ open class Application: @unchecked Sendable {
         withCurrentUnretained { $0.resolve(keyPath) }
     }
 
+    /// Any kind of state at `keyPath` in the current store (stored, file, secure, sync...).
+    static func handle<Handle: BoxedState>(_ keyPath: KeyPath<Application, Handle>) -> Handle {
+        withCurrentUnretained { $0.resolve(keyPath) }
+    }
+
     /// Calls `body` with the current store without retaining it (the shared one is kept alive by
     /// its slot; an installed one by the task-local that installed it).
     @inline(__always)
@@ -144,18 +149,68 @@ open class Application: @unchecked Sendable {
     }
 
     /// Resolves a declaration through the key path cache: the declaration runs once per key path
-    /// and scope; after that a lookup is a few loads, no lock.
+    /// and scope; after that a lookup is a few loads, no lock. Works for every kind of state.
     @inline(__always)
-    func resolve<Value>(_ keyPath: KeyPath<Application, State<Value>>) -> State<Value> {
+    func resolve<Handle: BoxedState>(_ keyPath: KeyPath<Application, Handle>) -> Handle {
         let id = ObjectIdentifier(keyPath)
         let scope = Scope.currentIndex
         if let box = keyPathCache.lookup(id, scope: scope) {
-            return State(box: unsafeDowncast(box as AnyObject, to: StateBox<Value>.self))
+            return Handle(box: unsafeDowncast(box as AnyObject, to: StateBox<Handle.Value>.self))
         }
-        let state = self[keyPath: keyPath]
-        keyPathCache.insert(keyPath, scope: scope, box: state.box)
-        return state
+        let handle = self[keyPath: keyPath]
+        keyPathCache.insert(keyPath, scope: scope, box: handle.box)
+        return handle
     }
+
+    // MARK: Storage on disk
+
+    private let storageSettings = Mutex<StorageConfiguration?>(nil)
+
+    /// Where persistent kinds of state (`StoredState`, `SecureState`, `SyncState`) keep their
+    /// files. Defaults to `StorageConfiguration.standard()`; set it before the first such access.
+    public var storage: StorageConfiguration {
+        get { storageSettings.withLock { $0 ?? .standard() } }
+        set { storageSettings.withLock { $0 = newValue } }
+    }
+
+    private let flushers = Mutex<[@Sendable () -> Void]>([])
+
+    /// Registers work that `flush()` must run (persistence registers its pending writes).
+    func onFlush(_ work: @escaping @Sendable () -> Void) {
+        flushers.withLock { $0.append(work) }
+    }
+
+    /// Writes every pending change to disk now. Hosts call it on quit and on SIGTERM/SIGHUP/SIGINT.
+    public func flush() {
+        for work in flushers.withLock({ $0 }) { work() }
+    }
+
+    // MARK: Problems to show the user
+
+    /// Problems with stored state the user should hear about once (a corrupt file moved aside,
+    /// an unwritable folder). A host shows new ones in its status line; nothing is lost by them.
+    public var storeIssues: State<[StoreIssue]> { state(initial: [], feature: "AppletState", id: "storeIssues") }
+
+    /// Records a problem: logged as an error, and added to `storeIssues` for the host to show.
+    public func report(_ issue: StoreIssue) {
+        StateLog.logger.error("\(issue.message)", metadata: issue.path.map { ["path": "\($0)"] })
+        storeIssues.modify { $0.append(issue) }
+    }
+}
+
+/// A problem with stored state, worded for the user: what happened and what was done about it.
+///
+/// ```swift
+/// StoreIssue("counter.json was unreadable; moved aside as counter.json.corrupt-20261123-101500", path: path)
+/// ```
+public struct StoreIssue: Hashable, Sendable, CustomStringConvertible {
+    public let message: String
+    public let path: String?
+    public init(_ message: String, path: String? = nil) {
+        self.message = message
+        self.path = path
+    }
+    public var description: String { message }
 }
 
 /// Holds the shared store behind an atomic pointer so reading it takes no lock. Every instance

@@ -14,7 +14,7 @@ import Synchronization
 /// counter.modify { $0 *= 2 }   // atomic read-modify-write
 /// for await value in counter.changes { print(value) }
 /// ```
-public struct State<Value: Sendable>: Sendable {
+public struct State<Value: Sendable>: BoxedState {
     let box: StateBox<Value>
 
     init(box: StateBox<Value>) { self.box = box }
@@ -44,6 +44,15 @@ public struct State<Value: Sendable>: Sendable {
 
 /// Anything the store keeps under a key: state boxes, dependency boxes.
 protocol StateStorage: AnyObject, Sendable {}
+
+/// A kind of state: a small handle around the box that holds the value. Every kind (`State`,
+/// `StoredState`, `FileState`, `SecureState`, `SyncState`) is one, so they all resolve through
+/// the store's key path cache and share the box's observation, `modify` and `changes`.
+protocol BoxedState: Sendable {
+    associatedtype Value: Sendable
+    var box: StateBox<Value> { get }
+    init(box: StateBox<Value>)
+}
 
 /// The storage cell behind every kind of state: a lock-protected value, an Observation registrar
 /// for views, continuations for `changes`, and an optional hook that persists or syncs each change.

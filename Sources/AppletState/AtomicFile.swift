@@ -1,0 +1,96 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Whole-file reads and crash-safe writes: a write goes to a temporary file in the same folder,
+/// is flushed to disk, and is renamed over the target, so a reader (or a restart after `kill -9`)
+/// sees either the old content or the new, never a mix.
+///
+/// ```swift
+/// try AtomicFile.write(Data("{}".utf8), to: "/tmp/state/app.json", mode: 0o600)
+/// let data = try AtomicFile.read("/tmp/state/app.json")   // nil if the file does not exist
+/// ```
+public enum AtomicFile {
+    /// Why a file could not be read or written; the message names the path.
+    public struct Failure: Error, CustomStringConvertible, Sendable {
+        public let path: String
+        public let reason: String
+        public var description: String { "\(path): \(reason)" }
+    }
+
+    /// Creates `directory` (and its parents) with `mode` if missing.
+    public static func ensureDirectory(_ directory: String, mode: mode_t = 0o700) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw Failure(path: directory, reason: "exists and is not a folder") }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: NSNumber(value: mode)])
+        } catch {
+            throw Failure(path: directory, reason: "cannot create the folder (\(Self.reason(error)))")
+        }
+    }
+
+    /// The file's bytes, or nil if it does not exist.
+    public static func read(_ path: String) throws -> Data? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            if errno == ENOENT { return nil }
+            throw Failure(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { close(fd) }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw Failure(path: path, reason: String(cString: strerror(errno)))
+            }
+            if n == 0 { break }
+            data.append(contentsOf: buffer[0..<n])
+        }
+        return data
+    }
+
+    /// Replaces the file's content atomically, creating it with `mode`.
+    public static func write(_ data: Data, to path: String, mode: mode_t = 0o600) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        var template = Array("\(directory)/.\(name).tmp-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw Failure(path: path, reason: "cannot write in \(directory) (\(String(cString: strerror(errno))))") }
+        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        var ok = false
+        defer { if !ok { unlink(temporary) } }
+        fchmod(fd, mode)
+        let written: Bool = data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 { if errno == EINTR { continue }; return false }
+                offset += n
+            }
+            return true
+        }
+        let synced = fsync(fd) == 0
+        close(fd)
+        guard written, synced else { throw Failure(path: path, reason: "cannot write (\(String(cString: strerror(errno))))") }
+        guard rename(temporary, path) == 0 else { throw Failure(path: path, reason: "cannot replace the file (\(String(cString: strerror(errno))))") }
+        ok = true
+    }
+
+    static func reason(_ error: Error) -> String {
+        if let cocoa = error as? CocoaError, let underlying = cocoa.underlying as? POSIXError { return String(cString: strerror(underlying.code.rawValue)) }
+        return (error as NSError).localizedDescription
+    }
+}
+
+private extension CocoaError {
+    var underlying: Error? { userInfo[NSUnderlyingErrorKey] as? Error }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// Where the store keeps its files: `$XDG_STATE_HOME/<app-id>/` (default
+/// `~/.local/state/<app-id>/`), or a folder given on the command line (`--state-dir`).
+///
+/// ```swift
+/// Application.shared.storage = .standard(appID: "appletkit")
+/// Application.shared.storage = StorageConfiguration(appID: "appletkit", directory: "/tmp/demo-state")
+/// ```
+public struct StorageConfiguration: Hashable, Sendable {
+    /// Names the app's folder and its files.
+    public var appID: String
+    /// The folder (created with mode 0700 on first write).
+    public var directory: String
+
+    public init(appID: String, directory: String) {
+        self.appID = appID
+        self.directory = directory
+    }
+
+    /// The XDG location for `appID` (the process name by default).
+    public static func standard(appID: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) -> StorageConfiguration {
+        let id = appID ?? ProcessInfo.processInfo.processName
+        let base: String
+        if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
+            base = xdg
+        } else {
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            base = (home as NSString).appendingPathComponent(".local/state")
+        }
+        return StorageConfiguration(appID: id, directory: (base as NSString).appendingPathComponent(id))
+    }
+}
