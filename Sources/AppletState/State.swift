@@ -14,7 +14,7 @@ import Synchronization
 /// counter.modify { $0 *= 2 }   // atomic read-modify-write
 /// for await value in counter.changes { print(value) }
 /// ```
-public struct State<Value: Sendable>: BoxedState {
+public struct State<Value: Sendable>: BoxedState, MutableApplicationState {
     let box: StateBox<Value>
 
     init(box: StateBox<Value>) { self.box = box }
@@ -44,6 +44,21 @@ public struct State<Value: Sendable>: BoxedState {
 
 /// Anything the store keeps under a key: state boxes, dependency boxes.
 protocol StateStorage: AnyObject, Sendable {}
+
+/// Any kind of state whose value can be read, written and changed atomically: `State`,
+/// `StoredState`, `FileState`, `SecureState`, `SyncState`. Slices work over all of them.
+///
+/// ```swift
+/// func reset<S: MutableApplicationState>(_ state: S) where S.Value == Int { state.value = 0 }
+/// ```
+public protocol MutableApplicationState<Value>: Sendable {
+    associatedtype Value: Sendable
+    var value: Value { get nonmutating set }
+    @discardableResult
+    func modify<R>(_ change: (inout Value) throws -> R) rethrows -> R
+    /// Every value this state takes from now on.
+    var changes: AsyncStream<Value> { get }
+}
 
 /// A kind of state: a small handle around the box that holds the value. Every kind (`State`,
 /// `StoredState`, `FileState`, `SecureState`, `SyncState`) is one, so they all resolve through
