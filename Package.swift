@@ -37,12 +37,16 @@ let package = Package(
         // Every module names (and imports) what it uses directly: the incremental build only
         // tracks direct imports, and a layout change seen through `@_exported` alone would
         // leave stale code behind.
-        .target(name: "AppletKit", dependencies: ["Applet", "AppletUI", "AppletState", "Terminal"]),
+        .target(name: "AppletKit", dependencies: [
+            "Applet", "AppletUI", "AppletState", "Terminal",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .executableTarget(
             name: "appletkit",
             dependencies: [
                 "AppletKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "CounterApplet", package: "CounterApplet"),
                 .product(name: "DashboardApplet", package: "DashboardApplet"),
                 .product(name: "ListApplet", package: "ListApplet"),
@@ -55,6 +59,7 @@ let package = Package(
             name: "AppletKitTests",
             dependencies: [
                 "AppletKit",
+                "AppletState",
                 .product(name: "CounterApplet", package: "CounterApplet"),
                 .product(name: "CounterAppletInterface", package: "CounterApplet"),
                 .product(name: "DashboardApplet", package: "DashboardApplet"),

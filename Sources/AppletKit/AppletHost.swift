@@ -85,11 +85,13 @@ public final class AppletHost {
         renderIfNeeded()
     }
 
-    /// Ends the run: gives the terminal back and lets `run()` return.
+    /// Ends the run: gives the terminal back, writes pending state to disk, and lets `run()` return.
     public func quit() {
         guard isRunning else { return }
         isRunning = false
         terminal.stop()
+        // After the terminal is back: a slow disk must not leave the shell raw.
+        application.flush()
         quitContinuation?.resume()
         quitContinuation = nil
     }
@@ -120,6 +122,11 @@ public final class AppletHost {
             return
         }
         if key == KeyEvent(.char("z"), modifiers: .ctrl) { terminal.suspend(); return }
+        if key == KeyEvent(.escape), status != nil {
+            status = nil
+            setNeedsDisplay()
+            return
+        }
         // The help overlay is modal: it takes every key, and Esc, Enter, ? or q close it.
         if isShowingHelp {
             switch key.code {
@@ -252,8 +259,41 @@ public final class AppletHost {
         }
         drawSplitLines(rects, on: &canvas)
         drawFooter(on: &canvas)
+        drawStatus(on: &canvas)
         if isShowingHelp { drawHelp(on: &canvas) }
     }
+
+    // MARK: Status line
+
+    /// How many store issues have been shown; each is shown once.
+    private var issuesShown = 0
+    private var status: (message: String, until: ContinuousClock.Instant)?
+    /// How long a status message stays up (Esc dismisses it sooner).
+    public static let statusDuration = Duration.seconds(8)
+
+    /// A problem with stored state (a corrupt file moved aside, an unwritable folder) shows once,
+    /// on the line above the footer.
+    private func drawStatus(on canvas: inout Canvas) {
+        let issues = application.storeIssues.value
+        if issues.count > issuesShown {
+            issuesShown = issues.count
+            status = (issues[issues.count - 1].message, .now + Self.statusDuration)
+            DispatchQueue.main.asyncAfter(deadline: .now() + .seconds(8) + .milliseconds(50)) { [weak self] in
+                MainActor.assumeIsolated { self?.setNeedsDisplay() }
+            }
+        }
+        guard let current = status else { return }
+        guard current.until > .now else { status = nil; return }
+        let y = canvas.size.height - 2
+        let text = " ⚠ \(current.message)  (Esc dismisses) "
+        canvas.fill(Rect(x: 0, y: y, width: canvas.size.width, height: 1), with: .blank(Self.statusStyle))
+        canvas.write(text.truncated(toColumns: canvas.size.width, ellipsis: true), at: Point(x: 0, y: y), style: Self.statusStyle)
+    }
+
+    private static let statusStyle = Style(foreground: .yellow, attributes: [.reverse, .bold])
+
+    /// Whether a status message is on screen.
+    public var isShowingStatus: Bool { status != nil }
 
     private func drawTooSmall(on canvas: inout Canvas) {
         let s = canvas.size

@@ -4,6 +4,7 @@ import CounterApplet
 import DashboardApplet
 import Foundation
 import ListApplet
+import Logging
 
 /// The demo host: the example applets in tabs.
 @main
@@ -21,8 +22,28 @@ struct AppletKitCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The tab to open on, by number or id (e.g. 2 or dashboard).", valueName: "id|number"))
     var tab: String?
 
+    @Option(name: .long, help: ArgumentHelp("Where state and the log are kept (default: $XDG_STATE_HOME/appletkit, or ~/.local/state/appletkit).", valueName: "path"))
+    var stateDir: String?
+
+    @Option(name: .long, help: ArgumentHelp("Log detail: trace, debug (state changes), info, notice, warning, error or critical.", valueName: "level"))
+    var logLevel: String = "info"
+
+    mutating func validate() throws {
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("unknown log level '\(logLevel)'; use one of: \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+    }
+
     mutating func run() async throws {
+        // Before anything touches state: where files go, and logging that never reaches the terminal.
+        let storage = stateDir.map { StorageConfiguration(appID: "appletkit", directory: Self.absolute($0)) } ?? .standard(appID: "appletkit")
+        Application.shared.storage = storage
+        AppletLogging.bootstrap(directory: storage.directory, appID: "appletkit", level: Logger.Level(rawValue: logLevel) ?? .info)
         try await Self.launch(tab: tab)
+    }
+
+    static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path)
     }
 
     @MainActor

@@ -5,8 +5,10 @@ import DashboardAppletInterface
 import Dispatch
 import ListApplet
 import ListAppletInterface
+import Synchronization
 import Testing
 @testable import AppletKit
+@testable import AppletState
 
 /// A demo host on a headless 120x40 screen with its own store.
 @MainActor
@@ -191,6 +193,38 @@ struct HostScreenTests {
         h.press("q")                                   // q closes the overlay, it does not quit
         #expect(h.host.isRunning)
         #expect(!h.host.isShowingHelp)
+    }
+
+    @Test func storeIssuesShowOnceInTheStatusLineAndEscDismisses() async throws {
+        let h = try Harness()
+        #expect(!h.host.isShowingStatus)
+        h.app.report(StoreIssue("state.json was unreadable; moved aside as state.json.corrupt-20261123-101500"))
+        await drainMainQueue()
+        #expect(h.host.isShowingStatus)
+        #expect(h.lines[38].contains("⚠ state.json was unreadable"), "\(h.lines[38])")
+        #expect(h.terminal.cell(x: 1, y: 38).style.attributes.contains(.reverse))
+        h.press(KeyEvent(.escape))
+        #expect(!h.host.isShowingStatus)
+        #expect(!h.shows("state.json was unreadable"))
+        h.press("+")                                   // redraws: the old issue does not come back
+        #expect(!h.shows("state.json was unreadable"))
+        h.app.report(StoreIssue("cannot save state in /nowhere"))
+        await drainMainQueue()
+        #expect(h.shows("cannot save state in /nowhere"))
+    }
+
+    @Test func quitAndSignalsFlushTheStore() throws {
+        for ending in ["q", "ctrl-c", "sigterm"] {
+            let h = try Harness()
+            let flushed = Mutex(0)
+            h.app.onFlush { flushed.withLock { $0 += 1 } }
+            switch ending {
+            case "q": h.press("q")
+            case "ctrl-c": h.press(KeyEvent(.char("c"), modifiers: .ctrl))
+            default: h.terminal.send(.terminate(signal: 15))
+            }
+            #expect(flushed.withLock { $0 } == 1, "\(ending) did not flush")
+        }
     }
 
     @Test func quitKeys() throws {
