@@ -59,8 +59,9 @@ final class KeyPathCache: @unchecked Sendable {
 
     @inline(__always)
     private static func hash(_ keyPath: ObjectIdentifier, _ scope: Int) -> Int {
-        // Key path objects are at least 16-byte aligned: drop the low bits, mix in the scope.
-        var h = UInt(bitPattern: keyPath.hashValue &>> 4) &* 0x9E37_79B9_7F4A_7C15
+        // The object's address, not `hashValue` (which runs seeded SipHash on every lookup).
+        // Objects are 16-byte aligned: drop the low bits, spread with a multiply, mix the scope.
+        var h = (UInt(bitPattern: keyPath) &>> 4) &* 0x9E37_79B9_7F4A_7C15
         h ^= UInt(bitPattern: scope) &* 0xC2B2_AE3D_27D4_EB4F
         return Int(bitPattern: h ^ (h &>> 29))
     }

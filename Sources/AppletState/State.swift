@@ -72,7 +72,7 @@ protocol BoxedState: Sendable {
 /// The storage cell behind every kind of state: a lock-protected value, an Observation registrar
 /// for views, continuations for `changes`, and an optional hook that persists or syncs each change.
 final class StateBox<Value: Sendable>: StateStorage, Observable, @unchecked Sendable {
-    private let storage: Mutex<Value>
+    private let storage: ValueLock<Value>
     private let registrar = ObservationRegistrar()
     /// The declaration's key, for logs and errors.
     let key: String
@@ -89,7 +89,7 @@ final class StateBox<Value: Sendable>: StateStorage, Observable, @unchecked Send
 
     init(_ value: Value, key: String, didChange: (@Sendable (Value) -> Void)? = nil) {
         valueKeyPath = \StateBox<Value>.value
-        storage = Mutex(value)
+        storage = ValueLock(value)
         self.key = key
         self.didChange = didChange
     }

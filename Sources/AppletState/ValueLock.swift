@@ -1,0 +1,35 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A value behind a plain `pthread_mutex_t`, for the one place where lock cost is the budget:
+/// the value of a state box, read on every `get`. Measured on Linux (release, uncontended):
+/// Synchronization's `Mutex` 33 ns per lock/unlock (a priority-inheriting futex keyed by the
+/// thread id), this lock 15 ns. Everywhere else the store uses `Mutex`.
+final class ValueLock<Value>: @unchecked Sendable {
+    // pthread mutexes must not move: allocated once, never copied.
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
+    @inline(__always)
+    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value)
+    }
+}
