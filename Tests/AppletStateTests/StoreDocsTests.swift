@@ -1,0 +1,64 @@
+import Testing
+@testable import AppletState
+
+// The examples of Docs/Store.md, compiled and run. Keep the two in step.
+
+extension Application {
+    var docsCounter: State<Int> { state(initial: 0, feature: "Counter", id: "docsCount") }
+    var docsDraft: State<String> { scopedState(initial: "", feature: "Notes", id: "docsDraft") }
+}
+
+@Suite("Docs/Store.md examples")
+struct StoreDocsTests {
+    @Test func stateExample() {
+        Application.withCurrent(Application()) {
+            Application.state(\.docsCounter).value += 1
+            let counter = Application.state(\.docsCounter)
+            counter.value = 10
+            counter.modify { $0 *= 2 }
+            #expect(Application.state(\.docsCounter).value == 20)
+        }
+    }
+
+    @Test func changesExample() async {
+        let app = Application()
+        let stream = app.docsCounter.changes
+        let task = Task { () -> Int? in
+            for await value in stream { return value }
+            return nil
+        }
+        Application.withCurrent(app) { Application.state(\.docsCounter).value = 5 }
+        #expect(await task.value == 5)
+    }
+
+    @Test func scopeExample() {
+        Application.withCurrent(Application()) {
+            Scope.with(Scope(name: "notes", id: "left")) { Application.state(\.docsDraft).value = "left" }
+            #expect(Scope.with(Scope(name: "notes", id: "right")) { Application.state(\.docsDraft).value } == "")
+            #expect(Scope.with(Scope(name: "notes", id: "left")) { Application.state(\.docsDraft).value } == "left")
+        }
+    }
+
+    @Test func installedStoreExample() {
+        let app = Application()
+        Application.withCurrent(app) { Application.state(\.docsCounter).value = 3 }
+        #expect(app.docsCounter.value == 3)
+    }
+
+    @Test func storageAndIssuesExample() {
+        let app = Application()
+        app.storage = StorageConfiguration(appID: "appletkit", directory: "/tmp/demo-state")
+        #expect(app.storage.directory == "/tmp/demo-state")
+        app.report(StoreIssue("cannot save state in /srv/x: Read-only file system; changes are kept in memory only"))
+        #expect(app.storeIssues.value.map(\.message) == ["cannot save state in /srv/x: Read-only file system; changes are kept in memory only"])
+    }
+
+    @Test func standardStorageFollowsXDG() {
+        let xdg = StorageConfiguration.standard(appID: "demo", environment: ["XDG_STATE_HOME": "/x/state", "HOME": "/home/u"])
+        #expect(xdg.directory == "/x/state/demo")
+        let home = StorageConfiguration.standard(appID: "demo", environment: ["HOME": "/home/u"])
+        #expect(home.directory == "/home/u/.local/state/demo")
+        let relative = StorageConfiguration.standard(appID: "demo", environment: ["XDG_STATE_HOME": "relative", "HOME": "/home/u"])
+        #expect(relative.directory == "/home/u/.local/state/demo", "a relative XDG_STATE_HOME is ignored, as the spec says")
+    }
+}
