@@ -27,7 +27,7 @@ open class Application: @unchecked Sendable {
     /// Replaces the shared store with an instance of a subclass, keeping all state declared so far.
     ///
     /// ```swift
-    /// final class DemoApplication: Application {}
+    /// final class DemoApplication: Application, @unchecked Sendable {}
     /// Application.promote(to: DemoApplication.self)
     /// ```
     @discardableResult

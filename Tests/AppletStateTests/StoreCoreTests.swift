@@ -8,7 +8,7 @@ extension Application {
     subscript(coreKey index: Int) -> State<Int> { state(initial: index, feature: "Core", id: "key\(index)") }
 }
 
-final class PromotedApplication: Application {
+final class PromotedApplication: Application, @unchecked Sendable {
     var isPromoted: Bool { true }
 }
 

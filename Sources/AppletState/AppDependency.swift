@@ -1,0 +1,72 @@
+/// Reads a dependency of the current store from a view, an applet or a service (read-only).
+///
+/// ```swift
+/// struct StatusLine: View {
+///     @AppDependency(\.clock) var clock
+///     var body: some View { Text("\(clock.now)") }
+/// }
+/// ```
+///
+/// Every read resolves in the current store, so an override (`Application.override`) is seen at
+/// once, and a view that read the dependency is redrawn when it is overridden.
+@propertyWrapper
+public struct AppDependency<Value: Sendable>: Sendable {
+    // Key path literals without captures are immutable; stored as the concrete type so reads go
+    // through the store's key path cache.
+    nonisolated(unsafe) private let keyPath: KeyPath<Application, Dependency<Value>>
+
+    public init(_ keyPath: any KeyPath<Application, Dependency<Value>> & Sendable) {
+        self.keyPath = keyPath
+    }
+
+    public var wrappedValue: Value { Application.dependency(keyPath) }
+}
+
+/// Reads an `Observable` dependency (a model object) from a view. A view that reads it is redrawn
+/// when a property of the model it read changes, and when the dependency is overridden.
+/// `$model.property` is a `Binding` to a property of the model, for widgets that edit one.
+///
+/// ```swift
+/// @Observable final class TodoModel: @unchecked Sendable { var draft = "" }
+/// extension Application {
+///     public var todos: Dependency<TodoModel> { dependency(TodoModel()) }
+/// }
+///
+/// struct TodoEditor: View {
+///     @ObservedDependency(\.todos) var model
+///     var body: some View { TextField("New", text: $model.draft) }
+/// }
+/// ```
+///
+/// Any dependency works (the value is not constrained to `Observable`, so a protocol existential
+/// like `any TodoModelProtocol` can be declared and overridden with a fake); only the properties
+/// of an observable model are tracked.
+@propertyWrapper
+public struct ObservedDependency<Value: Sendable>: Sendable {
+    nonisolated(unsafe) private let keyPath: KeyPath<Application, Dependency<Value>>
+
+    public init(_ keyPath: any KeyPath<Application, Dependency<Value>> & Sendable) {
+        self.keyPath = keyPath
+    }
+
+    public var wrappedValue: Value { Application.dependency(keyPath) }
+
+    /// Bindings to the model's writable properties (`$model.draft`).
+    public var projectedValue: Bindings { Bindings(keyPath: keyPath) }
+
+    /// Makes a `Binding` for each writable property of the model; each get and set resolves the
+    /// dependency again, so the binding follows overrides.
+    @dynamicMemberLookup
+    public struct Bindings: Sendable {
+        nonisolated(unsafe) let keyPath: KeyPath<Application, Dependency<Value>>
+
+        public subscript<Property>(dynamicMember property: ReferenceWritableKeyPath<Value, Property>) -> Binding<Property> {
+            nonisolated(unsafe) let keyPath = self.keyPath
+            nonisolated(unsafe) let property = property
+            return Binding(
+                get: { Application.dependency(keyPath)[keyPath: property] },
+                set: { Application.dependency(keyPath)[keyPath: property] = $0 }
+            )
+        }
+    }
+}
