@@ -62,3 +62,42 @@ struct StoreDocsTests {
         #expect(relative.directory == "/home/u/.local/state/demo", "a relative XDG_STATE_HOME is ignored, as the spec says")
     }
 }
+
+// Dependencies and slices, as in Docs/Store.md.
+protocol DocsGreeter: Sendable { func greet(_ name: String) -> String }
+struct DocsEnglishGreeter: DocsGreeter { func greet(_ name: String) -> String { "Hello, \(name)" } }
+struct DocsFakeGreeter: DocsGreeter { func greet(_ name: String) -> String { "hi \(name)" } }
+struct DocsUser: Codable, Sendable { var name = ""; var id = 0 }
+
+extension Application {
+    var docsGreeter: Dependency<any DocsGreeter> { dependency(DocsEnglishGreeter()) }
+    var docsUser: State<DocsUser> { state(initial: DocsUser(), feature: "Account", id: "docsUser") }
+    var docsMaybeUser: State<DocsUser?> { state(initial: nil, feature: "Account", id: "docsMaybeUser") }
+    var docsErrors: State<[String: String]> { state(initial: [:], feature: "Account", id: "docsErrors") }
+}
+
+@Suite("Docs/Store.md examples: dependencies and slices")
+struct StoreDocsDependencyTests {
+    @Test func dependencyAndOverride() {
+        Application.withCurrent(Application()) {
+            #expect(Application.dependency(\.docsGreeter).greet("Ada") == "Hello, Ada")
+            let token = Application.override(\.docsGreeter, with: DocsFakeGreeter())
+            #expect(Application.dependency(\.docsGreeter).greet("Ada") == "hi Ada")
+            token.cancel()
+            #expect(Application.dependency(\.docsGreeter).greet("Ada") == "Hello, Ada")
+        }
+    }
+
+    @Test func slices() {
+        let app = Application()
+        Application.withCurrent(app) {
+            Application.slice(\.docsUser, \.name).value = "Ada"
+            #expect(Application.constant(\.docsUser, \.id).value == 0)
+            Application.slice(\.docsErrors, \.["network"]).value = "timeout"
+            Application.optionalSlice(\.docsMaybeUser, \.name).value = "Bo"
+        }
+        #expect(app.docsUser.value.name == "Ada")
+        #expect(app.docsErrors.value == ["network": "timeout"])
+        #expect(app.docsMaybeUser.value == nil)
+    }
+}
