@@ -1,0 +1,448 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Something the folder watcher can ask to look at its file again.
+protocol SyncEndpoint: AnyObject, Sendable {
+    var path: String { get }
+    /// Reads the file and takes in a value written by another instance (no write back).
+    func reloadFromDisk()
+}
+
+/// The file behind one `SyncState`: `<folder>/<Feature>.<id>.json`, with `<Feature>.<id>.lock`
+/// beside it for `flock`.
+///
+/// Every operation holds `lock` (in-process order: memory changes in the order the file did) and,
+/// around file access, the `flock` (order between processes). `lastBytes` is what this instance
+/// last wrote or took in: a file with the same bytes is our own write (or nothing new), so the
+/// watcher skips it and nothing is ever written back.
+final class SyncFile<Value: Codable & Sendable>: SyncEndpoint, @unchecked Sendable {
+    let key: String
+    let path: String
+    let lockPath: String
+    let box: StateBox<Value>
+    private weak let center: SyncCenter?
+
+    /// Recursive: an observer told of a change (under the lock) may set the value again.
+    private let lock = NSRecursiveLock()
+    // Guarded by `lock`:
+    private var lockFD: Int32 = -1
+    /// No usable folder: the value lives in memory only.
+    private var memoryOnly = true
+    private var lastBytes: Data?
+    private var lastValue: Value
+    private var problemReported = false
+
+    /// Files written by this instance (tests check that a value taken in is not written back).
+    let writeCount = Atomic<Int>(0)
+    /// Values written elsewhere and taken in.
+    let reloadCount = Atomic<Int>(0)
+
+    init(initial: Value, key: String, directory: String, center: SyncCenter) {
+        let name = key.map { $0 == "/" || $0 == "\0" ? "_" : $0 }
+        self.key = key
+        path = (directory as NSString).appendingPathComponent(String(name) + ".json")
+        lockPath = (directory as NSString).appendingPathComponent(String(name) + ".lock")
+        self.center = center
+        lastValue = initial
+        // Writes that reach the box directly (not through `SyncState`) are written too.
+        let relay = SyncRelay<Value>()
+        box = StateBox(initial, key: key, didChange: { relay.file?.persist($0) })
+        relay.file = self
+        SyncFiles.register(self, for: box)
+
+        // Watch first, then read: a write landing in between is seen by one or the other.
+        let usable = center.prepare(directory: directory)
+        center.register(self)
+        start(usable: usable)
+    }
+
+    deinit {
+        SyncFiles.remove(ObjectIdentifier(box))
+        if lockFD >= 0 { close(lockFD) }
+    }
+
+    // MARK: Reading on first access
+
+    private func start(usable: Bool) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard usable else { return }
+        lockFD = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard lockFD >= 0 else {
+            report("The shared value \(key) cannot be locked at \(lockPath) (\(String(cString: strerror(errno)))); it is kept in memory only and not shared with other instances of the app. Make the folder writable, or choose another folder (--state-dir).")
+            return
+        }
+        memoryOnly = false
+        guard let data = readLocked(), !data.isEmpty else { return }
+        if let value = decode(data) {
+            take(value, bytes: data)
+        } else {
+            withFileLock { recheckCorruptLocked(firstAccess: true) }
+        }
+    }
+
+    // MARK: Operations
+
+    func set(_ newValue: Value) {
+        lock.lock()
+        defer { lock.unlock(); center?.deliverIssues() }
+        guard !memoryOnly else { return box.set(newValue) }
+        if let data = encode(newValue) {
+            withFileLock { writeLocked(data, newValue) }
+        }
+        box.setFromOutside(newValue)
+        StateLog.changed(key)
+    }
+
+    func modify<R>(_ change: (inout Value) throws -> R) rethrows -> R {
+        lock.lock()
+        defer { lock.unlock(); center?.deliverIssues() }
+        guard !memoryOnly else { return try box.modify(change) }
+        // What memory must show when done: the changed value, or (if the change threw) at least
+        // the newer value read from the file.
+        var outcome: Value?
+        defer { if let outcome { box.setFromOutside(outcome) } }
+        return try withFileLock {
+            var (value, fresh) = latestLocked()
+            if fresh { outcome = value }
+            let result = try change(&value)
+            if let data = encode(value) { writeLocked(data, value) }
+            outcome = value
+            StateLog.changed(key)
+            return result
+        }
+    }
+
+    /// A change made on the box directly (not through `SyncState`): write it as a plain set.
+    fileprivate func persist(_ value: Value) {
+        lock.lock()
+        defer { lock.unlock(); center?.deliverIssues() }
+        guard !memoryOnly, let data = encode(value) else { return }
+        withFileLock { writeLocked(data, value) }
+    }
+
+    func reloadFromDisk() {
+        lock.lock()
+        defer { lock.unlock(); center?.deliverIssues() }
+        guard !memoryOnly else { return }
+        // An empty file is being written by hand (truncate, then write): its close comes later.
+        guard let data = try? AtomicFile.read(path), !data.isEmpty, data != lastBytes else { return }
+        if let value = decode(data) {
+            take(value, bytes: data)
+        } else {
+            // Renames are atomic: decide under the lock whether it is really unreadable.
+            withFileLock { recheckCorruptLocked(firstAccess: false) }
+        }
+    }
+
+    // MARK: Under the lock
+
+    private func take(_ value: Value, bytes: Data) {
+        lastBytes = bytes
+        lastValue = value
+        reloadCount.add(1, ordering: .relaxed)
+        box.setFromOutside(value)
+    }
+
+    /// The newest value anyone wrote (from the file), and whether it is newer than memory.
+    private func latestLocked() -> (Value, fresh: Bool) {
+        guard let data = readLocked(), !data.isEmpty else { return (box.untrackedValue, false) }
+        if data == lastBytes { return (lastValue, false) }
+        if let value = decode(data) {
+            lastBytes = data
+            lastValue = value
+            return (value, true)
+        }
+        moveAsideLocked(firstAccess: false)
+        return (box.untrackedValue, false)
+    }
+
+    private func recheckCorruptLocked(firstAccess: Bool) {
+        guard let data = readLocked(), !data.isEmpty, data != lastBytes else { return }
+        if let value = decode(data) { take(value, bytes: data) } else { moveAsideLocked(firstAccess: firstAccess) }
+    }
+
+    private func readLocked() -> Data? {
+        do {
+            return try AtomicFile.read(path)
+        } catch {
+            report("The shared value \(key) cannot be read (\(error)); the value in memory is used. Check the file's permissions.")
+            return nil
+        }
+    }
+
+    private func writeLocked(_ data: Data, _ value: Value) {
+        do {
+            try AtomicFile.write(data, to: path, mode: 0o600)
+            writeCount.add(1, ordering: .relaxed)
+            lastBytes = data
+            lastValue = value
+            problemReported = false
+        } catch {
+            report("The shared value \(key) could not be saved (\(error)); the change is kept in memory only and other instances of the app do not see it. Make the folder writable, or choose another folder (--state-dir).")
+        }
+    }
+
+    /// Moves an unreadable file to `<name>.corrupt-<timestamp>` so nothing is lost.
+    private func moveAsideLocked(firstAccess: Bool) {
+        var aside = "\(path).corrupt-\(Self.timestamp())"
+        var suffix = 2
+        while access(aside, F_OK) == 0 {
+            aside = "\(path).corrupt-\(Self.timestamp())-\(suffix)"
+            suffix += 1
+        }
+        let using = firstAccess ? "the initial value is used" : "the value in memory is kept"
+        if rename(path, aside) == 0 {
+            center?.enqueue(StoreIssue("\(path) was not readable as \(Value.self); moved aside as \(aside) and \(using).", path: path))
+        } else {
+            report("\(path) is not readable as \(Value.self) and could not be moved aside as \(aside) (\(String(cString: strerror(errno)))); \(using).")
+        }
+    }
+
+    private func withFileLock<R>(_ body: () throws -> R) rethrows -> R {
+        while flock(lockFD, LOCK_EX) != 0 && errno == EINTR {}
+        defer { _ = flock(lockFD, LOCK_UN) }
+        return try body()
+    }
+
+    // MARK: Helpers
+
+    private func encode(_ value: Value) -> Data? {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            return try encoder.encode(value)
+        } catch {
+            report("The shared value \(key) cannot be saved as JSON (\(error)); the change is kept in memory only.")
+            return nil
+        }
+    }
+
+    private func decode(_ data: Data) -> Value? {
+        try? JSONDecoder().decode(Value.self, from: data)
+    }
+
+    /// Reports a problem once until things work again (one message per episode, not per write).
+    private func report(_ message: String) {
+        guard !problemReported else { return }
+        problemReported = true
+        center?.enqueue(StoreIssue(message, path: path))
+    }
+
+    private static func timestamp() -> String {
+        var now = time(nil)
+        var parts = tm()
+        localtime_r(&now, &parts)
+        var buffer = [CChar](repeating: 0, count: 32)
+        let count = strftime(&buffer, buffer.count, "%Y%m%d-%H%M%S", &parts)
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+/// Lets the box's change hook reach its file, which is made after the box.
+private final class SyncRelay<Value: Codable & Sendable>: Sendable {
+    private struct Weak { weak var file: SyncFile<Value>? }
+    private let slot = Mutex(Weak())
+    var file: SyncFile<Value>? {
+        get { slot.withLock { $0.file } }
+        set { slot.withLock { $0.file = newValue } }
+    }
+}
+
+/// Finds the file behind a box (a `SyncState` handle carries only its box).
+enum SyncFiles {
+    private struct Weak { weak var file: (any SyncEndpoint)? }
+    private static let table = Mutex<[ObjectIdentifier: Weak]>([:])
+
+    static func register(_ file: any SyncEndpoint, for box: AnyObject) {
+        table.withLock { $0[ObjectIdentifier(box)] = Weak(file: file) }
+    }
+
+    static func remove(_ box: ObjectIdentifier) {
+        table.withLock { _ = $0.removeValue(forKey: box) }
+    }
+
+    static func file<Value>(for box: StateBox<Value>) -> SyncFile<Value>? {
+        table.withLock { $0[ObjectIdentifier(box)]?.file } as? SyncFile<Value>
+    }
+}
+
+/// Watches the folders of a store's `SyncState` files with inotify and hands each change to its
+/// file. One per store; stopping it (when the store goes away) closes the inotify descriptor.
+final class SyncCenter: StateStorage, @unchecked Sendable {
+    static let registryKey = "AppletState.syncCenter"
+
+    private weak let application: Application?
+    private let queue = DispatchQueue(label: "AppletState.SyncState.watcher")
+
+    private struct Watching {
+        var inotifyFD: Int32 = -1
+        var source: (any DispatchSourceRead)?
+        /// Without inotify (no instance left, no watch), folders are polled instead.
+        var pollTimer: (any DispatchSourceTimer)?
+        var folderByWatch: [Int32: String] = [:]
+        var watchedFolders: Set<String> = []
+        var unusableFolders: Set<String> = []
+        var endpoints: [String: any SyncEndpoint] = [:]
+        var issues: [StoreIssue] = []
+    }
+    private let state = Mutex(Watching())
+
+    /// Whether folders are watched with inotify (else polled; tests use that to check polling).
+    private let usesInotify: Bool
+
+    init(application: Application, usesInotify: Bool = true) {
+        self.application = application
+        self.usesInotify = usesInotify
+    }
+
+    /// True once any folder is polled rather than watched.
+    var isPolling: Bool { state.withLock { $0.pollTimer != nil } }
+
+    deinit {
+        state.withLock { watching in
+            if let source = watching.source { source.cancel() } else if watching.inotifyFD >= 0 { close(watching.inotifyFD) }
+            watching.pollTimer?.cancel()
+        }
+    }
+
+    /// Makes `directory` (mode 0700) and watches it. False if it cannot be used; reported once.
+    func prepare(directory: String) -> Bool {
+        state.withLock { watching in
+            if watching.unusableFolders.contains(directory) { return false }
+            if watching.watchedFolders.contains(directory) { return true }
+            var problem: String?
+            do {
+                try AtomicFile.ensureDirectory(directory, mode: 0o700)
+                if access(directory, W_OK) != 0 { problem = "\(directory): \(String(cString: strerror(errno)))" }
+            } catch {
+                problem = "\(error)"
+            }
+            if let problem {
+                watching.unusableFolders.insert(directory)
+                watching.issues.append(StoreIssue("Values shared between instances of the app cannot be kept in \(directory) (\(problem)). They are kept in memory only and other instances do not see them; make the folder writable, or choose another folder (--state-dir).", path: directory))
+                return false
+            }
+            watching.watchedFolders.insert(directory)
+            watch(directory, &watching)
+            return true
+        }
+    }
+
+    func register(_ endpoint: any SyncEndpoint) {
+        state.withLock { $0.endpoints[endpoint.path] = endpoint }
+    }
+
+    /// Queues a problem for the user (reported by `deliverIssues`, outside every lock).
+    func enqueue(_ issue: StoreIssue) {
+        state.withLock { $0.issues.append(issue) }
+    }
+
+    func deliverIssues() {
+        let issues = state.withLock { watching -> [StoreIssue] in
+            defer { watching.issues.removeAll() }
+            return watching.issues
+        }
+        guard !issues.isEmpty, let application else { return }
+        for issue in issues { application.report(issue) }
+    }
+
+    // MARK: Watching
+
+    private func watch(_ directory: String, _ watching: inout Watching) {
+        if watching.inotifyFD < 0 && watching.pollTimer == nil {
+            guard usesInotify else { return startPolling(&watching, reason: "inotify not used") }
+            let fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+            if fd >= 0 {
+                watching.inotifyFD = fd
+                let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+                source.setEventHandler { [weak self] in self?.readEvents() }
+                source.setCancelHandler { close(fd) }
+                source.activate()
+                watching.source = source
+            } else {
+                startPolling(&watching, reason: "inotify_init1: \(String(cString: strerror(errno)))")
+            }
+        }
+        guard watching.inotifyFD >= 0 else { return }
+        let wd = inotify_add_watch(watching.inotifyFD, directory, UInt32(IN_MOVED_TO | IN_CLOSE_WRITE | IN_ONLYDIR))
+        if wd >= 0 {
+            watching.folderByWatch[wd] = directory
+        } else {
+            startPolling(&watching, reason: "inotify_add_watch \(directory): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// The fallback when inotify is out of instances or watches: look at every file 10 times a
+    /// second (a read and a byte comparison each).
+    private func startPolling(_ watching: inout Watching, reason: String) {
+        guard watching.pollTimer == nil else { return }
+        StateLog.logger.warning("SyncState: polling for changes from other instances", metadata: ["reason": "\(reason)"])
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100), leeway: .milliseconds(20))
+        timer.setEventHandler { [weak self] in self?.reloadAll() }
+        timer.activate()
+        watching.pollTimer = timer
+    }
+
+    private func reloadAll() {
+        let endpoints = state.withLock { Array($0.endpoints.values) }
+        for endpoint in endpoints { endpoint.reloadFromDisk() }
+    }
+
+    /// Reads every queued inotify event (the descriptor is non-blocking) and reloads the files
+    /// they name, each once.
+    private func readEvents() {
+        guard let fd = state.withLock({ $0.inotifyFD >= 0 ? $0.inotifyFD : nil }) else { return }
+        var names: [(watch: Int32, name: String)] = []
+        var overflow = false
+        let capacity = 64 * 1024
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
+        defer { buffer.deallocate() }
+        while true {
+            let count = read(fd, buffer, capacity)
+            if count < 0 {
+                if errno == EINTR { continue }
+                break   // EAGAIN: nothing more queued
+            }
+            if count == 0 { break }
+            var offset = 0
+            let header = MemoryLayout<inotify_event>.size   // wd, mask, cookie, len; then the name
+            while offset + header <= count {
+                let wd = buffer.loadUnaligned(fromByteOffset: offset, as: Int32.self)
+                let mask = buffer.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
+                let length = Int(buffer.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+                if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                    overflow = true
+                } else if length > 0, offset + header + length <= count {
+                    let bytes = UnsafeRawBufferPointer(start: buffer + offset + header, count: length)
+                    let name = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+                    names.append((wd, name))
+                }
+                if mask & UInt32(IN_IGNORED) != 0 {
+                    // The folder was removed: its watch is gone.
+                    state.withLock { watching in
+                        if let folder = watching.folderByWatch.removeValue(forKey: wd) { watching.watchedFolders.remove(folder) }
+                    }
+                }
+                offset += header + length
+            }
+        }
+        let endpoints: [any SyncEndpoint] = state.withLock { watching in
+            if overflow { return Array(watching.endpoints.values) }
+            var seen = Set<String>()
+            return names.compactMap { event in
+                guard let folder = watching.folderByWatch[event.watch] else { return nil }
+                let path = (folder as NSString).appendingPathComponent(event.name)
+                guard seen.insert(path).inserted else { return nil }
+                return watching.endpoints[path]
+            }
+        }
+        for endpoint in endpoints { endpoint.reloadFromDisk() }
+    }
+}
