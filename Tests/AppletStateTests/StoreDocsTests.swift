@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import AppletState
 
@@ -99,5 +100,31 @@ struct StoreDocsDependencyTests {
         #expect(app.docsUser.value.name == "Ada")
         #expect(app.docsErrors.value == ["network": "timeout"])
         #expect(app.docsMaybeUser.value == nil)
+    }
+}
+
+// SyncState, as in Docs/Store.md: two stores on one folder behave as two running instances.
+extension Application {
+    var docsSharedNote: SyncState<String> { syncState(initial: "", feature: "Notes", id: "docsShared") }
+}
+
+@Suite("Docs/Store.md examples: SyncState")
+struct StoreDocsSyncTests {
+    @Test func twoInstancesSeeEachOther() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("docs-sync-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let first = Application(), second = Application()
+        first.storage = StorageConfiguration(appID: "docs", directory: folder)
+        second.storage = StorageConfiguration(appID: "docs", directory: folder)
+        _ = Application.withCurrent(second) { Application.syncState(\.docsSharedNote).value }   // second starts watching
+        Application.withCurrent(first) {
+            Application.syncState(\.docsSharedNote).value = "hi"
+            Application.state(\.docsSharedNote).modify { $0 += "!" }
+        }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while Application.withCurrent(second, { Application.syncState(\.docsSharedNote).value }) != "hi!", ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(Application.withCurrent(second) { Application.syncState(\.docsSharedNote).value } == "hi!")
     }
 }
