@@ -76,6 +76,10 @@ open class Application: @unchecked Sendable {
     func adoptState(from other: Application) {
         let boxes = other.registry.withLock { $0 }
         registry.withLock { mine in mine.merge(boxes) { current, _ in current } }
+        // Pending writes of state declared so far, and where files go, come along too.
+        let work = other.flushers.withLock { $0 }
+        flushers.withLock { $0.append(contentsOf: work) }
+        if let settings = other.storageSettings.withLock({ $0 }) { storageSettings.withLock { $0 = settings } }
     }
 
     /// The box for a key, made with `make` on first use. Declaring one key with two value types

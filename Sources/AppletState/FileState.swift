@@ -1,0 +1,163 @@
+import Foundation
+
+/// State that survives restarts in a human-readable JSON file of its own (pretty-printed, keys
+/// sorted): `<folder>/<feature>.<id>.json`, by default in `<storage.directory>/files`. Good for
+/// values people may read or edit by hand, or copy between machines.
+///
+/// Changes are saved like `StoredState`'s: coalesced into one atomic write ~100 ms after the first
+/// change, or at once by `Application.flush()`. The file is read at the value's first access; a
+/// damaged one, or one that no longer fits the type, is moved aside as
+/// `<name>.corrupt-<timestamp>` and reported once in `storeIssues`. Fields the type gained since
+/// the file was written take the initial value's.
+///
+/// ```swift
+/// extension Application {
+///     public var layout: FileState<Layout> { fileState(initial: Layout(), feature: "Editor", id: "layout") }
+/// }
+///
+/// Application.fileState(\.layout).value.columns = 2   // saved as .../files/Editor.layout.json
+///
+/// struct LayoutView: View {
+///     @FileState(\.layout) var layout                 // `$layout` is a Binding
+///     var body: some View { Text("\(layout.columns) columns") }
+/// }
+/// ```
+@propertyWrapper
+public struct FileState<Value: Codable & Sendable>: BoxedState, MutableApplicationState {
+    /// Set for a handle returned by the store; nil for a property wrapper, which finds its box in
+    /// the current store at every access.
+    private let resolvedBox: StateBox<Value>?
+    // Key path literals without captures are immutable.
+    nonisolated(unsafe) private let keyPath: KeyPath<Application, FileState<Value>>?
+
+    init(box: StateBox<Value>) {
+        resolvedBox = box
+        keyPath = nil
+    }
+
+    /// The property wrapper: `@FileState(\.layout) var layout` reads and writes the value in the
+    /// current store.
+    public init(_ keyPath: any KeyPath<Application, FileState<Value>> & Sendable) {
+        resolvedBox = nil
+        self.keyPath = keyPath
+    }
+
+    var box: StateBox<Value> {
+        if let resolvedBox { return resolvedBox }
+        return resolve()
+    }
+
+    /// The box of a property wrapper's key path in the current store. Called only when
+    /// `resolvedBox` is nil, so `keyPath` is set (the two inits set exactly one of them).
+    @inline(never)
+    private func resolve() -> StateBox<Value> {
+        Application.withCurrentUnretained { $0.resolve(keyPath.unsafelyUnwrapped) }.box
+    }
+
+    @inline(never)
+    private func resolvedValue() -> Value {
+        Application.withCurrentUnretained { $0.resolve(keyPath.unsafelyUnwrapped) }.value
+    }
+
+    /// The current value. Setting it notifies observers and schedules a save.
+    public var value: Value {
+        // A handle's box is used in place (`unsafelyUnwrapped` after the nil check): going through
+        // `box`, which returns it +1, would add a retain and a release to every read.
+        get {
+            if resolvedBox != nil { return resolvedBox.unsafelyUnwrapped.value }
+            return resolvedValue()
+        }
+        nonmutating set {
+            if resolvedBox != nil { return resolvedBox.unsafelyUnwrapped.set(newValue) }
+            resolve().set(newValue)
+        }
+    }
+
+    /// Changes the value atomically, notifies once and schedules a save.
+    @discardableResult
+    public func modify<R>(_ change: (inout Value) throws -> R) rethrows -> R {
+        if resolvedBox != nil { return try resolvedBox.unsafelyUnwrapped.modify(change) }
+        return try resolve().modify(change)
+    }
+
+    /// A binding that reads and writes this state.
+    public var binding: Binding<Value> {
+        let box = self.box
+        return Binding(get: { box.value }, set: { box.set($0) })
+    }
+
+    /// Every value this state takes from now on. The sequence ends when the consuming task is
+    /// cancelled.
+    public var changes: AsyncStream<Value> { box.changes() }
+
+    public var wrappedValue: Value {
+        get { value }
+        nonmutating set { value = newValue }
+    }
+
+    /// A binding to the value (`$layout`), resolved in the current store at every access.
+    public var projectedValue: Binding<Value> {
+        let state = self
+        return Binding(get: { state.value }, set: { state.value = $0 })
+    }
+}
+
+extension Application {
+    /// Declares (or finds) file state; the first access reads the file, or uses `initial`.
+    /// `folder` (created 0700 if missing; `~` is expanded) defaults to `<storage.directory>/files`.
+    ///
+    /// ```swift
+    /// extension Application {
+    ///     public var bookmarks: FileState<[String]> { fileState(initial: [], feature: "Browser", id: "bookmarks") }
+    ///     public var theme: FileState<Theme> { fileState(initial: .dark, feature: "UI", id: "theme", folder: "~/.config/demo") }
+    /// }
+    /// ```
+    public func fileState<Value: Codable & Sendable>(initial: @autoclosure () -> Value, feature: String = "App", id: String, folder: String? = nil) -> FileState<Value> {
+        let key = "\(feature).\(id)"
+        return FileState(box: persistentBox(
+            key: key,
+            kind: .file,
+            load: { persistence in
+                let (path, _) = Self.filePath(persistence, feature: feature, id: id, folder: folder)
+                return persistence.loadFile(key: key, path: path, initial: initial())
+            },
+            entry: { persistence -> ValueEntry<Value> in
+                let (path, root) = Self.filePath(persistence, feature: feature, id: id, folder: folder)
+                return ValueEntry<Value>(key: key, kind: .file, target: .file(path: path, root: root), persistence: persistence)
+            },
+            attach: { entry, box in entry.box = box }
+        ))
+    }
+
+    /// Where a `FileState` lives, and the folder to name if it cannot be written.
+    static func filePath(_ persistence: Persistence, feature: String, id: String, folder: String?) -> (path: String, root: String) {
+        let name = Persistence.fileName("\(feature).\(id)") + ".json"
+        guard let folder else {
+            return ((persistence.filesFolder as NSString).appendingPathComponent(name), persistence.configuration.directory)
+        }
+        let expanded = (folder as NSString).expandingTildeInPath
+        return ((expanded as NSString).appendingPathComponent(name), expanded)
+    }
+
+    /// The file state at `keyPath` in the current store (AppState's spelling).
+    ///
+    /// ```swift
+    /// Application.fileState(\.bookmarks).value.append("https://swift.org")
+    /// ```
+    public static func fileState<Value>(_ keyPath: KeyPath<Application, FileState<Value>>) -> FileState<Value> {
+        // Not `handle(_:)`: resolving the concrete type here calls its `init(box:)` directly
+        // instead of through the protocol witness table (a few ns per access).
+        withCurrentUnretained { $0.resolve(keyPath) }
+    }
+
+    /// The file state at `keyPath` in the current store (the same as `fileState(_:)`).
+    ///
+    /// ```swift
+    /// Application.state(\.bookmarks).value.removeAll()
+    /// ```
+    public static func state<Value>(_ keyPath: KeyPath<Application, FileState<Value>>) -> FileState<Value> {
+        // Not `handle(_:)`: resolving the concrete type here calls its `init(box:)` directly
+        // instead of through the protocol witness table (a few ns per access).
+        withCurrentUnretained { $0.resolve(keyPath) }
+    }
+}

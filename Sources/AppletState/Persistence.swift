@@ -1,0 +1,605 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The kinds of state that live on disk, to name them in messages and to catch one key declared
+/// as two kinds.
+enum PersistentKind: String, Sendable {
+    case stored = "StoredState"
+    case file = "FileState"
+    case secure = "SecureState"
+}
+
+/// One persistent key: its box, where it is saved, and whether it has changes not yet written.
+///
+/// The box's `didChange` hook calls `markDirty()`: a relaxed load of `dirty` when a write is
+/// already pending (the common case: no lock, no allocation), else one exchange and a lock to
+/// queue the key. The writer clears `dirty` before it reads the value (under the box's lock), so
+/// a change made after that read always queues the key again.
+class PersistentEntry: @unchecked Sendable {
+    enum Target: Sendable {
+        /// A key in the app's one store file.
+        case store
+        /// A file of its own (`FileState`), under `root` for messages about unwritable folders.
+        case file(path: String, root: String)
+        /// A secret's file, written at once on every change (`SecureState`).
+        case secret(path: String)
+    }
+
+    let key: String
+    let kind: PersistentKind
+    let target: Target
+    let dirty = Atomic<Bool>(false)
+    let persistence: Persistence
+
+    init(key: String, kind: PersistentKind, target: Target, persistence: Persistence) {
+        self.key = key
+        self.kind = kind
+        self.target = target
+        self.persistence = persistence
+    }
+
+    /// Marks the key as changed and, if no write is pending, schedules one.
+    @inline(__always)
+    final func markDirty() {
+        if dirty.load(ordering: .relaxed) { return }
+        if dirty.exchange(true, ordering: .sequentiallyConsistent) { return }
+        persistence.schedule(self)
+    }
+
+    /// The box, held strongly while the key waits for its write.
+    var anyBox: AnyObject? { nil }
+
+    /// The value's JSON as it is now (nil only before the box is attached).
+    func encoded() throws -> Data? { nil }
+
+    /// The current value of a secret (only `SecretEntry` has one).
+    var secret: String?? { nil }
+}
+
+// Entries hold their box `unowned`, not `weak`: a weak reference gives the box a side table and
+// makes every retain and release of it (each `Application.storedState(\.key)`) take the slow path.
+// The box owns the entry (through its hook), and a box is read only while its pending write holds
+// it strongly (`Dirty.keepAlive`) or from inside the box's own hook, so it is always alive then.
+
+/// The entry of a `StoredState` or `FileState`.
+final class ValueEntry<Value: Codable & Sendable>: PersistentEntry, @unchecked Sendable {
+    /// Set once, before the box is published.
+    unowned var box: StateBox<Value>?
+
+    override var anyBox: AnyObject? { box }
+
+    override func encoded() throws -> Data? {
+        guard let box else { return nil }
+        switch target {
+        case .store: return try PersistentCoding.compactEncoder().encode(box.untrackedValue)
+        default:
+            var data = try PersistentCoding.prettyEncoder().encode(box.untrackedValue)
+            data.append(0x0A)
+            return data
+        }
+    }
+}
+
+/// The entry of a `SecureState`.
+final class SecretEntry: PersistentEntry, @unchecked Sendable {
+    unowned var box: StateBox<String?>?
+    override var anyBox: AnyObject? { box }
+    override var secret: String?? { box.map { $0.untrackedValue } }
+}
+
+/// The persistence engine of one store: loads the store file and the files of `FileState` and
+/// `SecureState` on first use, and writes changes.
+///
+/// Changes of `StoredState` and `FileState` are coalesced: the first change after a write
+/// schedules one write 100 ms later on a background queue; it saves every key changed by then.
+/// `Application.flush()` writes pending changes at once. Every write goes through `AtomicFile`
+/// (temporary file, fsync, rename) and all of them are serialized by the `disk` lock.
+///
+/// Problems (a damaged file, an unwritable folder) are reported once each in the store's
+/// `storeIssues`; the app keeps running with its values in memory.
+final class Persistence: StateStorage {
+    static let registryKey = "AppletState.persistence"
+    /// How long a change waits for others to join its write.
+    static let writeDelay: DispatchTimeInterval = .milliseconds(100)
+
+    let configuration: StorageConfiguration
+    /// `<directory>/<appID>.json`
+    let storePath: String
+    /// `<directory>/files`: where `FileState` goes without a folder of its own.
+    let filesFolder: String
+    /// `<directory>/secure`
+    let secureFolder: String
+
+    /// Files written so far (for tests: coalescing).
+    let fileWrites = Atomic<Int>(0)
+
+    private let queue = DispatchQueue(label: "AppletState.persistence", qos: .utility)
+
+    /// A changed entry, with its box kept alive until the write (the box is never used here).
+    private struct Dirty: @unchecked Sendable {
+        let entry: PersistentEntry
+        let keepAlive: AnyObject?
+    }
+
+    private struct Pending {
+        var dirty: [ObjectIdentifier: Dirty] = [:]
+        var scheduled = false
+    }
+    private let pending = Mutex(Pending())
+
+    /// Everything about the files; held while reading or writing them, so I/O is serialized.
+    private struct Disk {
+        /// The store file's content, nil until the first `StoredState` access reads it.
+        var document: StoreDocument?
+        /// The store file could not be read (or was damaged and could not be moved aside):
+        /// never overwrite it.
+        var storeBlocked = false
+        /// The store file has changes a failed write did not save.
+        var storeNeedsWrite = false
+        /// Files of `FileState`/`SecureState` not to overwrite (unreadable, or damaged and stuck).
+        var blockedFiles: Set<String> = []
+        /// Entries whose file write failed, tried again with the next write.
+        var retry: [ObjectIdentifier: Dirty] = [:]
+        /// For each root folder (the state folder, or a `FileState`'s own folder), the folders in
+        /// it where writes fail now. A root's failure is reported when its first folder starts
+        /// failing, and again only after every folder in it has worked since.
+        var failing: [String: Set<String>] = [:]
+        /// Keys whose value could not be encoded, reported once each.
+        var unencodable: Set<String> = []
+        /// The secrets folder cannot be made private: no secret is written there.
+        var secureFolderRefused = false
+        /// `close()` was called: nothing is written any more.
+        var closed = false
+    }
+    private let disk = Mutex(Disk())
+
+    private struct Owners {
+        /// The kind of every persistent key, to tell them apart.
+        var kinds: [String: PersistentKind] = [:]
+        /// Where problems go: the `storeIssues` of the latest store that used this engine (a
+        /// promoted store takes over the engine of the one it replaced). Not the store itself:
+        /// the store owns this engine, and a weak reference would slow every use of the store.
+        var issues: StateBox<[StoreIssue]>?
+        /// The stores that flush this engine.
+        var flushRegistered: Set<ObjectIdentifier> = []
+    }
+    private let owners: Mutex<Owners>
+
+    init(configuration: StorageConfiguration, issues: StateBox<[StoreIssue]>) {
+        self.configuration = configuration
+        owners = Mutex(Owners(issues: issues))
+        let directory = configuration.directory
+        storePath = (directory as NSString).appendingPathComponent("\(Self.fileName(configuration.appID)).json")
+        filesFolder = (directory as NSString).appendingPathComponent("files")
+        secureFolder = (directory as NSString).appendingPathComponent("secure")
+    }
+
+    /// A feature, id or app id made safe as one path component.
+    static func fileName(_ name: String) -> String {
+        let cleaned = String(name.map { $0 == "/" || $0 == "\0" ? "_" : $0 })
+        return cleaned.isEmpty || cleaned == "." || cleaned == ".." ? "_\(cleaned)" : cleaned
+    }
+
+    // MARK: Keys and owners
+
+    /// Checks that `key` was declared as `kind` (a key that exists in the store but not here was
+    /// made by `state(initial:id:)`), and records `application` as the one to report to. Returns
+    /// true when `application` still needs this engine's `flush` registered.
+    func check(key: String, kind: PersistentKind, existsInStore: Bool, application: Application) -> Bool {
+        let (found, register) = owners.withLock { owners -> (PersistentKind?, Bool) in
+            (owners.kinds[key], Self.adopt(application, &owners))
+        }
+        if existsInStore && found != kind {
+            preconditionFailure("state '\(key)' was declared twice as different kinds: \(found?.rawValue ?? "State") and \(kind.rawValue)")
+        }
+        return register
+    }
+
+    /// Records that `application` uses this engine. Returns true the first time: the caller
+    /// then registers this engine's `flush` with it and makes it the store to report to.
+    func adopt(_ application: Application) -> Bool {
+        owners.withLock { Self.adopt(application, &$0) }
+    }
+
+    private static func adopt(_ application: Application, _ owners: inout Owners) -> Bool {
+        owners.flushRegistered.insert(ObjectIdentifier(application)).inserted
+    }
+
+    /// Sends problems to `application`'s `storeIssues` from now on, and flushes with it.
+    func attach(to application: Application) {
+        let issues = application.storeIssues.box
+        owners.withLock { $0.issues = issues }
+        application.onFlush { self.writePending() }
+    }
+
+    func register(_ entry: PersistentEntry) {
+        owners.withLock { $0.kinds[entry.key] = entry.kind }
+    }
+
+    /// Logs problems and adds them to the store's `storeIssues`, as `Application.report(_:)` does.
+    func report(_ issues: [StoreIssue]) {
+        guard !issues.isEmpty else { return }
+        let box = owners.withLock { $0.issues }
+        for issue in issues {
+            StateLog.logger.error("\(issue.message)", metadata: issue.path.map { ["path": "\($0)"] })
+            box?.modify { $0.append(issue) }
+        }
+    }
+
+    // MARK: Coalesced writes
+
+    /// Queues `entry` for the next write, scheduling that write if none is pending.
+    func schedule(_ entry: PersistentEntry) {
+        if case .secret = entry.target {
+            writeSecret(entry)
+            return
+        }
+        let item = Dirty(entry: entry, keepAlive: entry.anyBox)
+        let start = pending.withLock { pending -> Bool in
+            pending.dirty[ObjectIdentifier(entry)] = item
+            if pending.scheduled { return false }
+            pending.scheduled = true
+            return true
+        }
+        if start {
+            queue.asyncAfter(deadline: .now() + Self.writeDelay) { self.writePending() }
+        }
+    }
+
+    /// Writes every pending change now (the scheduled write, and `Application.flush()`).
+    func writePending() {
+        let issues = disk.withLock { disk -> [StoreIssue] in
+            var batch = pending.withLock { pending -> [ObjectIdentifier: Dirty] in
+                let batch = pending.dirty
+                pending.dirty = [:]
+                pending.scheduled = false
+                return batch
+            }
+            if disk.closed { return [] }
+            batch.merge(disk.retry) { current, _ in current }
+            disk.retry = [:]
+            var issues: [StoreIssue] = []
+            var storeChanged = disk.storeNeedsWrite
+            for (id, item) in batch {
+                let entry = item.entry
+                // Cleared before the value is read: a change after this read marks it again.
+                entry.dirty.store(false, ordering: .sequentiallyConsistent)
+                let data: Data
+                do {
+                    guard let encoded = try entry.encoded() else { continue }
+                    data = encoded
+                    disk.unencodable.remove(entry.key)
+                } catch {
+                    if disk.unencodable.insert(entry.key).inserted {
+                        issues.append(StoreIssue("Cannot save '\(entry.key)': its value cannot be written as JSON (\(error)). It is kept in memory only.", path: nil))
+                    }
+                    continue
+                }
+                switch entry.target {
+                case .store:
+                    if disk.document != nil, !disk.storeBlocked {
+                        disk.document!.fragments[entry.key] = data
+                        storeChanged = true
+                    }
+                case .file(let path, let root):
+                    if disk.blockedFiles.contains(path) { continue }
+                    if !save(data, to: path, root: root, disk: &disk, issues: &issues) { disk.retry[id] = item }
+                case .secret:
+                    break
+                }
+            }
+            if storeChanged, let document = disk.document, !disk.storeBlocked {
+                disk.storeNeedsWrite = !save(document.serialized(), to: storePath, root: configuration.directory, disk: &disk, issues: &issues)
+            }
+            return issues
+        }
+        report(issues)
+    }
+
+    /// Writes `data` atomically, creating its folder (0700). Reports a failure once per `root`.
+    private func save(_ data: Data, to path: String, root: String, disk: inout Disk, issues: inout [StoreIssue]) -> Bool {
+        let folder = (path as NSString).deletingLastPathComponent
+        do {
+            try AtomicFile.ensureDirectory(folder, mode: 0o700)
+            try AtomicFile.write(data, to: path, mode: 0o600)
+            fileWrites.add(1, ordering: .relaxed)
+            worked(folder, root: root, disk: &disk)
+            return true
+        } catch {
+            failed(folder, root: root, error: error, disk: &disk, issues: &issues)
+            return false
+        }
+    }
+
+    private func worked(_ folder: String, root: String, disk: inout Disk) {
+        guard disk.failing[root] != nil else { return }
+        disk.failing[root]!.remove(folder)
+        if disk.failing[root]!.isEmpty { disk.failing[root] = nil }
+    }
+
+    private func failed(_ folder: String, root: String, error: Error, disk: inout Disk, issues: inout [StoreIssue]) {
+        if disk.failing[root, default: []].isEmpty { issues.append(unwritable(root: root, error: error)) }
+        disk.failing[root, default: []].insert(folder)
+    }
+
+    private func unwritable(root: String, error: Error) -> StoreIssue {
+        let detail: String
+        if let failure = error as? AtomicFile.Failure {
+            detail = failure.path == root ? failure.reason : failure.description
+        } else {
+            detail = "\(error)"
+        }
+        let advice = root == configuration.directory
+            ? "set --state-dir to a writable folder"
+            : "make that folder writable or choose another one"
+        return StoreIssue("Cannot save state in \(root): \(detail). Changes are kept in memory only — \(advice).", path: root)
+    }
+
+    /// Stops all writing from now on; values stay readable and settable in memory. For tests,
+    /// which flush, close, and then delete their folder: a retry of a failed write (or a write
+    /// still scheduled) would otherwise make the folder again.
+    func close() {
+        disk.withLock { $0.closed = true }
+    }
+
+    // MARK: Secrets
+
+    /// Writes (or, for nil, deletes) a secret's file now. The value written is the box's current
+    /// one, read under the disk lock, so the file always ends with the last value set.
+    func writeSecret(_ entry: PersistentEntry) {
+        guard case .secret(let path) = entry.target else { return }
+        let issues = disk.withLock { disk -> [StoreIssue] in
+            guard !disk.closed, let value = entry.secret, !disk.blockedFiles.contains(path) else { return [] }
+            var issues: [StoreIssue] = []
+            let root = configuration.directory
+            if let secret = value {
+                if disk.secureFolderRefused { return [] }
+                do {
+                    try AtomicFile.ensureDirectory(root, mode: 0o700)
+                    try AtomicFile.ensureDirectory(secureFolder, mode: 0o700)
+                } catch {
+                    failed(secureFolder, root: root, error: error, disk: &disk, issues: &issues)
+                    return issues
+                }
+                if let problem = makePrivate(secureFolder, mode: 0o700, what: "secrets folder") {
+                    disk.secureFolderRefused = true
+                    return [problem]
+                }
+                _ = save(Data(secret.utf8), to: path, root: root, disk: &disk, issues: &issues)
+            } else if unlink(path) != 0, errno != ENOENT, errno != ENOTDIR {
+                let reason = String(cString: strerror(errno))
+                issues.append(StoreIssue("Cannot delete the secret file \(path): \(reason). Remove it by hand.", path: path))
+            }
+            return issues
+        }
+        report(issues)
+    }
+
+    /// Makes sure a folder or file is not open to other users: fixes its mode to `mode` if it is
+    /// looser, and returns an issue if it is someone else's or cannot be fixed.
+    private func makePrivate(_ path: String, mode: mode_t, what: String) -> StoreIssue? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        if info.st_uid != geteuid() {
+            return StoreIssue("The \(what) \(path) belongs to another user; secrets are kept in memory only — set --state-dir to a folder of your own.", path: path)
+        }
+        let current = info.st_mode & 0o777
+        guard current & 0o077 != 0 else { return nil }
+        if chmod(path, mode) != 0 {
+            let reason = String(cString: strerror(errno))
+            return StoreIssue("The \(what) \(path) can be read by other users (mode \(String(current, radix: 8))) and its mode cannot be fixed (\(reason)); secrets are kept in memory only — set --state-dir to a private folder.", path: path)
+        }
+        StateLog.logger.warning("\(what) was open to other users; mode set to \(String(mode, radix: 8))", metadata: ["path": "\(path)", "was": "\(String(current, radix: 8))"])
+        return nil
+    }
+
+    // MARK: Loading
+
+    /// A `StoredState`'s value at its first access: the saved one, or `initial`.
+    func loadStored<Value: Codable & Sendable>(key: String, initial: Value) -> (value: Value, issues: [StoreIssue]) {
+        var issues: [StoreIssue] = []
+        let stored = disk.withLock { disk -> JSONValue? in
+            if disk.document == nil {
+                let (document, blocked, problems) = readDocument()
+                disk.document = document
+                disk.storeBlocked = blocked
+                issues = problems
+            }
+            return try? disk.document!.value(for: key)
+        }
+        guard let stored else { return (initial, issues) }
+        do {
+            return (try PersistentCoding.decode(stored, as: Value.self, initial: initial), issues)
+        } catch {
+            issues.append(StoreIssue("The saved value of '\(key)' in \(storePath) no longer fits its type (\(PersistentCoding.describe(error))); it starts from its initial value. Other saved values are unaffected.", path: storePath))
+            return (initial, issues)
+        }
+    }
+
+    /// A `FileState`'s value at its first access: the file's, or `initial`.
+    func loadFile<Value: Codable & Sendable>(key: String, path: String, initial: Value) -> (value: Value, issues: [StoreIssue]) {
+        disk.withLock { disk -> (Value, [StoreIssue]) in
+            switch Self.readExisting(path) {
+            case .absent:
+                return (initial, [])
+            case .unreadable(let reason):
+                disk.blockedFiles.insert(path)
+                return (initial, [StoreIssue("Cannot read \(path) (\(reason)); '\(key)' starts from its initial value and the file is left untouched, so changes are kept in memory only.", path: path)])
+            case .data(let data):
+                let problem: String
+                do {
+                    let stored = try PersistentCoding.parse(data)
+                    do {
+                        return (try PersistentCoding.decode(stored, as: Value.self, initial: initial), [])
+                    } catch {
+                        problem = "its content no longer fits the type of '\(key)' (\(PersistentCoding.describe(error)))"
+                    }
+                } catch {
+                    problem = data.isEmpty ? "it was empty" : "it was not valid JSON (cut short or damaged)"
+                }
+                let (issue, stuck) = setAside(path, problem: problem, values: "'\(key)' starts from its initial value")
+                if stuck { disk.blockedFiles.insert(path) }
+                return (initial, [issue])
+            }
+        }
+    }
+
+    /// A `SecureState`'s value at its first access: the file's content, or nil.
+    func loadSecret(key: String, path: String) -> (value: String?, issues: [StoreIssue]) {
+        disk.withLock { disk -> (String?, [StoreIssue]) in
+            var issues: [StoreIssue] = []
+            if !disk.secureFolderRefused, let problem = makePrivate(secureFolder, mode: 0o700, what: "secrets folder") {
+                disk.secureFolderRefused = true
+                issues.append(problem)
+            }
+            switch Self.readExisting(path) {
+            case .absent:
+                return (nil, issues)
+            case .unreadable(let reason):
+                disk.blockedFiles.insert(path)
+                issues.append(StoreIssue("Cannot read the secret file \(path) (\(reason)); '\(key)' is treated as absent and the file is left untouched.", path: path))
+                return (nil, issues)
+            case .data(let data):
+                if let problem = makePrivate(path, mode: 0o600, what: "secret file") { issues.append(problem) }
+                return (String(decoding: data, as: UTF8.self), issues)
+            }
+        }
+    }
+
+    /// Reads the store file once: its keys, or an empty document if it is missing or damaged.
+    private func readDocument() -> (document: StoreDocument, blocked: Bool, issues: [StoreIssue]) {
+        switch Self.readExisting(storePath) {
+        case .absent:
+            return (StoreDocument(), false, [])
+        case .unreadable(let reason):
+            return (StoreDocument(), true, [StoreIssue("Cannot read the state file \(storePath) (\(reason)); saved values start from their initial values and the file is left untouched, so changes are kept in memory only — fix the file's permissions or set --state-dir.", path: storePath)])
+        case .data(let data):
+            do {
+                return (try StoreDocument(parsing: data), false, [])
+            } catch {
+                let problem: String
+                if data.isEmpty { problem = "it was empty" }
+                else if error is StoreDocument.DocumentError { problem = "it was not a JSON object" }
+                else { problem = "it was not valid JSON (cut short or damaged)" }
+                let (issue, stuck) = setAside(storePath, problem: problem, values: "saved values start from their initial values")
+                return (StoreDocument(), stuck, [issue])
+            }
+        }
+    }
+
+    /// Moves a damaged file aside as `<name>.corrupt-<yyyyMMdd-HHmmss>` so a later write starts a
+    /// fresh one. If it cannot be moved it is left alone (`stuck`) and must never be overwritten.
+    private func setAside(_ path: String, problem: String, values: String) -> (issue: StoreIssue, stuck: Bool) {
+        let base = "\(path).corrupt-\(Self.timestamp())"
+        var aside = base
+        var attempt = 1
+        while access(aside, F_OK) == 0 {
+            attempt += 1
+            aside = "\(base)-\(attempt)"
+        }
+        if rename(path, aside) == 0 {
+            return (StoreIssue("\(path) could not be read: \(problem). It was moved aside as \(aside), and \(values). Nothing else was lost.", path: path), false)
+        }
+        let reason = String(cString: strerror(errno))
+        return (StoreIssue("\(path) could not be read: \(problem), and it could not be moved aside (\(reason)). It is left untouched and \(values); changes are kept in memory only.", path: path), true)
+    }
+
+    /// Local time as `20261123-101500`.
+    static func timestamp(_ date: Date = Date()) -> String {
+        var seconds = time_t(date.timeIntervalSince1970)
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        var buffer = [CChar](repeating: 0, count: 32)
+        let count = strftime(&buffer, buffer.count, "%Y%m%d-%H%M%S", &parts)
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    enum ReadResult {
+        case absent
+        case unreadable(String)
+        case data(Data)
+    }
+
+    /// A file's bytes; `.absent` also when a folder on the way is missing or is a file (a write
+    /// will report that); `.unreadable` when it exists but cannot be read.
+    static func readExisting(_ path: String) -> ReadResult {
+        var info = stat()
+        if stat(path, &info) != 0 {
+            if errno == ENOENT || errno == ENOTDIR { return .absent }
+            return .unreadable(String(cString: strerror(errno)))
+        }
+        if info.st_mode & S_IFMT == S_IFDIR { return .unreadable("it is a folder, not a file") }
+        do {
+            guard let data = try AtomicFile.read(path) else { return .absent }
+            return .data(data)
+        } catch let failure as AtomicFile.Failure {
+            return .unreadable(failure.reason)
+        } catch {
+            return .unreadable("\(error)")
+        }
+    }
+}
+
+extension Application {
+    /// This store's persistence engine, made at the first persistent access with the `storage`
+    /// in effect then.
+    var persistence: Persistence {
+        let issues = storeIssues.box
+        let engine = box(key: Persistence.registryKey) { Persistence(configuration: storage, issues: issues) }
+        if engine.adopt(self) { engine.attach(to: self) }
+        return engine
+    }
+
+    /// The box of a persistent key: the existing one, or a new one holding what `load` read, with
+    /// a hook that saves its changes. Problems found while loading are reported once, by the
+    /// access that made the box.
+    func persistentBox<Value: Sendable, Entry: PersistentEntry>(
+        key: String,
+        kind: PersistentKind,
+        load: (Persistence) -> (value: Value, issues: [StoreIssue]),
+        entry makeEntry: (Persistence) -> Entry,
+        attach: (Entry, StateBox<Value>) -> Void
+    ) -> StateBox<Value> {
+        let (found, engine) = registry.withLock { ($0[key], $0[Persistence.registryKey]) }
+        let persistence = engine.map { unsafeDowncast($0 as AnyObject, to: Persistence.self) } ?? self.persistence
+        if persistence.check(key: key, kind: kind, existsInStore: found != nil, application: self) {
+            persistence.attach(to: self)
+        }
+        if let found {
+            guard let typed = found as? StateBox<Value> else {
+                preconditionFailure("state '\(key)' was declared twice with different types: \(type(of: found)) and \(StateBox<Value>.self)")
+            }
+            return typed
+        }
+        let (value, issues) = load(persistence)
+        var created = false
+        let made = box(key: key) { () -> StateBox<Value> in
+            created = true
+            let entry = makeEntry(persistence)
+            let box: StateBox<Value>
+            if case .secret = entry.target {
+                box = StateBox(value, key: key) { _ in persistence.writeSecret(entry) }
+            } else {
+                box = StateBox(value, key: key) { _ in entry.markDirty() }
+            }
+            attach(entry, box)
+            persistence.register(entry)
+            return box
+        }
+        if created {
+            persistence.report(issues)
+        } else {
+            // Another thread declared it first; it must have been the same kind.
+            _ = persistence.check(key: key, kind: kind, existsInStore: true, application: self)
+        }
+        return made
+    }
+
+    /// How many files this store has written (for tests of coalescing).
+    var persistentFileWrites: Int { persistence.fileWrites.load(ordering: .relaxed) }
+}

@@ -1,0 +1,150 @@
+/// State that survives restarts: kept in the app's one JSON store file,
+/// `<storage.directory>/<storage.appID>.json` (folder 0700, file 0600), under the key "Feature.id".
+///
+/// Reads cost what `State` reads cost (it is the same box). A set only records the value in
+/// memory and marks the key changed; one write ~100 ms later saves every key changed by then,
+/// atomically (temporary file, fsync, rename). `Application.flush()` saves at once; hosts call it
+/// on quit and on SIGTERM/SIGHUP/SIGINT.
+///
+/// The file is read at the first `StoredState` access and each key is decoded at its own first
+/// access. A value saved before its type gained a field still loads: the saved JSON is laid over
+/// the declaration's initial value, so the new field takes its initial value (and a stored
+/// dictionary gets back the initial value's keys that it lacks). A damaged file is moved aside and
+/// a key that no longer decodes starts from its initial value; both are reported once in
+/// `storeIssues`.
+///
+/// ```swift
+/// extension Application {
+///     public var counter: StoredState<Int> { storedState(initial: 0, feature: "Counter", id: "count") }
+/// }
+///
+/// Application.storedState(\.counter).value += 1     // AppState's spelling
+/// Application.state(\.counter).modify { $0 *= 2 }   // the same state
+///
+/// struct CounterView: View {
+///     @StoredState(\.counter) var count              // `$count` is a Binding
+///     var body: some View { Button("Count: \(count)") { count += 1 } }
+/// }
+/// ```
+@propertyWrapper
+public struct StoredState<Value: Codable & Sendable>: BoxedState, MutableApplicationState {
+    /// Set for a handle returned by the store; nil for a property wrapper, which finds its box in
+    /// the current store at every access.
+    private let resolvedBox: StateBox<Value>?
+    // Key path literals without captures are immutable.
+    nonisolated(unsafe) private let keyPath: KeyPath<Application, StoredState<Value>>?
+
+    init(box: StateBox<Value>) {
+        resolvedBox = box
+        keyPath = nil
+    }
+
+    /// The property wrapper: `@StoredState(\.counter) var count` reads and writes the value in the
+    /// current store.
+    public init(_ keyPath: any KeyPath<Application, StoredState<Value>> & Sendable) {
+        resolvedBox = nil
+        self.keyPath = keyPath
+    }
+
+    var box: StateBox<Value> {
+        if let resolvedBox { return resolvedBox }
+        return resolve()
+    }
+
+    /// The box of a property wrapper's key path in the current store. Called only when
+    /// `resolvedBox` is nil, so `keyPath` is set (the two inits set exactly one of them).
+    @inline(never)
+    private func resolve() -> StateBox<Value> {
+        Application.withCurrentUnretained { $0.resolve(keyPath.unsafelyUnwrapped) }.box
+    }
+
+    @inline(never)
+    private func resolvedValue() -> Value {
+        Application.withCurrentUnretained { $0.resolve(keyPath.unsafelyUnwrapped) }.value
+    }
+
+    /// The current value. Setting it notifies observers and schedules a save.
+    public var value: Value {
+        // A handle's box is used in place (`unsafelyUnwrapped` after the nil check): going through
+        // `box`, which returns it +1, would add a retain and a release to every read.
+        get {
+            if resolvedBox != nil { return resolvedBox.unsafelyUnwrapped.value }
+            return resolvedValue()
+        }
+        nonmutating set {
+            if resolvedBox != nil { return resolvedBox.unsafelyUnwrapped.set(newValue) }
+            resolve().set(newValue)
+        }
+    }
+
+    /// Changes the value atomically (no other write can come in between), notifies once and
+    /// schedules a save.
+    @discardableResult
+    public func modify<R>(_ change: (inout Value) throws -> R) rethrows -> R {
+        if resolvedBox != nil { return try resolvedBox.unsafelyUnwrapped.modify(change) }
+        return try resolve().modify(change)
+    }
+
+    /// A binding that reads and writes this state.
+    public var binding: Binding<Value> {
+        let box = self.box
+        return Binding(get: { box.value }, set: { box.set($0) })
+    }
+
+    /// Every value this state takes from now on. The sequence ends when the consuming task is
+    /// cancelled.
+    public var changes: AsyncStream<Value> { box.changes() }
+
+    public var wrappedValue: Value {
+        get { value }
+        nonmutating set { value = newValue }
+    }
+
+    /// A binding to the value (`$count`), resolved in the current store at every access.
+    public var projectedValue: Binding<Value> {
+        let state = self
+        return Binding(get: { state.value }, set: { state.value = $0 })
+    }
+}
+
+extension Application {
+    /// Declares (or finds) stored state; the first access loads the saved value, or `initial`.
+    ///
+    /// ```swift
+    /// extension Application {
+    ///     public var prefs: StoredState<Prefs> { storedState(initial: Prefs(), feature: "Settings", id: "prefs") }
+    /// }
+    /// ```
+    public func storedState<Value: Codable & Sendable>(initial: @autoclosure () -> Value, feature: String = "App", id: String) -> StoredState<Value> {
+        let key = "\(feature).\(id)"
+        return StoredState(box: persistentBox(
+            key: key,
+            kind: .stored,
+            load: { $0.loadStored(key: key, initial: initial()) },
+            entry: { ValueEntry<Value>(key: key, kind: .stored, target: .store, persistence: $0) },
+            attach: { entry, box in entry.box = box }
+        ))
+    }
+
+    /// The stored state at `keyPath` in the current store (AppState's spelling).
+    ///
+    /// ```swift
+    /// Application.storedState(\.counter).value += 1
+    /// ```
+    public static func storedState<Value>(_ keyPath: KeyPath<Application, StoredState<Value>>) -> StoredState<Value> {
+        // Not `handle(_:)`: resolving the concrete type here calls its `init(box:)` directly
+        // instead of through the protocol witness table (a few ns per access).
+        withCurrentUnretained { $0.resolve(keyPath) }
+    }
+
+    /// The stored state at `keyPath` in the current store (the same as `storedState(_:)`).
+    ///
+    /// ```swift
+    /// Application.state(\.counter).value += 1
+    /// ```
+    public static func state<Value>(_ keyPath: KeyPath<Application, StoredState<Value>>) -> StoredState<Value> {
+        // Not `handle(_:)`: resolving the concrete type here calls its `init(box:)` directly
+        // instead of through the protocol witness table (a few ns per access).
+        withCurrentUnretained { $0.resolve(keyPath) }
+    }
+}
