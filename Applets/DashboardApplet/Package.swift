@@ -22,7 +22,9 @@ let package = Package(
         .target(name: "DashboardAppletInterface", dependencies: [.product(name: "AppletState", package: root)]),
         .target(name: "DashboardApplet", dependencies: ["DashboardAppletInterface",
             .product(name: "CounterAppletInterface", package: "CounterApplet"),
-            .product(name: "Applet", package: root)]),
+            .product(name: "Applet", package: root),
+            // Named directly too: incremental builds only track direct imports.
+            .product(name: "AppletState", package: root), .product(name: "AppletUI", package: root)]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -17,7 +17,9 @@ let package = Package(
     dependencies: [.package(path: "../..")],
     targets: [
         .target(name: "ListAppletInterface", dependencies: [.product(name: "AppletState", package: root)]),
-        .target(name: "ListApplet", dependencies: ["ListAppletInterface", .product(name: "Applet", package: root)]),
+        .target(name: "ListApplet", dependencies: ["ListAppletInterface", .product(name: "Applet", package: root),
+            // Named directly too: incremental builds only track direct imports.
+            .product(name: "AppletState", package: root), .product(name: "AppletUI", package: root)]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -230,6 +230,7 @@ public final class AppletHost {
 
     private func drawFrame() -> Canvas {
         var canvas = Canvas(size: terminal.size)
+        let changesBefore = application.changes
         // Whatever state the frame reads is observed: a change to it schedules the next frame,
         // from whichever thread made it. State nobody on screen read redraws nothing.
         withObservationTracking {
@@ -238,6 +239,10 @@ public final class AppletHost {
             DispatchQueue.main.async { MainActor.assumeIsolated { self?.setNeedsDisplay() } }
         }
         renderedTab = selectedTab
+        // A change on another thread while the frame was evaluated is in neither the frame nor the
+        // observation that starts only now; and one under way (observers are told before the
+        // value is stored) may have been read old. Either way: draw once more.
+        if application.changes != changesBefore || application.changesInFlight > 0 { setNeedsDisplay() }
         return canvas
     }
 

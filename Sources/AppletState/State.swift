@@ -43,7 +43,14 @@ public struct State<Value: Sendable>: BoxedState, MutableApplicationState {
 }
 
 /// Anything the store keeps under a key: state boxes, dependency boxes.
-protocol StateStorage: AnyObject, Sendable {}
+protocol StateStorage: AnyObject, Sendable {
+    /// Called once by the store that keeps it, so changes count towards `Application.changes`.
+    func attach(_ counter: ChangeCounter)
+}
+
+extension StateStorage {
+    func attach(_ counter: ChangeCounter) {}
+}
 
 /// Any kind of state whose value can be read, written and changed atomically: `State`,
 /// `StoredState`, `FileState`, `SecureState`, `SyncState`. Slices work over all of them.
@@ -79,6 +86,11 @@ final class StateBox<Value: Sendable>: StateStorage, Observable, @unchecked Send
     /// Called after every change, outside the lock, with the new value (persistence, sync).
     private let didChange: (@Sendable (Value) -> Void)?
 
+    /// The keeping store's change count (set once, possibly after a watcher thread started).
+    private let counter = AtomicLazyReference<ChangeCounter>()
+
+    func attach(_ counter: ChangeCounter) { _ = self.counter.storeIfNil(counter) }
+
     private let subscriberCount = Atomic<Int>(0)
     private let subscribers = Mutex<[Int: AsyncStream<Value>.Continuation]>([:])
     private let nextSubscriber = Atomic<Int>(0)
@@ -103,13 +115,19 @@ final class StateBox<Value: Sendable>: StateStorage, Observable, @unchecked Send
     var untrackedValue: Value { storage.withLock { $0 } }
 
     func set(_ newValue: Value) {
+        let counter = self.counter.load()
+        counter?.begin()
         registrar.withMutation(of: self, keyPath: valueKeyPath) {
             storage.withLock { $0 = newValue }
         }
+        counter?.end()
         changed(newValue)
     }
 
     func modify<R>(_ change: (inout Value) throws -> R) rethrows -> R {
+        let counter = self.counter.load()
+        counter?.begin()
+        defer { counter?.end() }
         var snapshot: Value?
         let result = try registrar.withMutation(of: self, keyPath: valueKeyPath) {
             try storage.withLock { value -> R in
@@ -125,9 +143,12 @@ final class StateBox<Value: Sendable>: StateStorage, Observable, @unchecked Send
     /// Replaces the value from outside (another process, a reload) without calling `didChange`:
     /// observers and subscribers hear of it, the hook that caused it does not.
     func setFromOutside(_ newValue: Value) {
+        let counter = self.counter.load()
+        counter?.begin()
         registrar.withMutation(of: self, keyPath: valueKeyPath) {
             storage.withLock { $0 = newValue }
         }
+        counter?.end()
         notifySubscribers(newValue)
     }
 

@@ -1,4 +1,5 @@
 import AppletKit
+import AppletState
 import ArgumentParser
 import CounterApplet
 import DashboardApplet

@@ -5,6 +5,7 @@ import DashboardAppletInterface
 import Dispatch
 import ListApplet
 import ListAppletInterface
+import Foundation
 import Synchronization
 import Testing
 @testable import AppletKit
@@ -16,8 +17,11 @@ final class Harness {
     let terminal: HeadlessTerminal
     let app = Application()
     let host: AppletHost
+    /// Each harness keeps its stored state in a folder of its own.
+    let stateFolder = FileManager.default.temporaryDirectory.appendingPathComponent("appletkit-screen-\(UUID().uuidString)").path
 
     init(width: Int = 120, height: Int = 40, tab: Int = 0) throws {
+        app.storage = StorageConfiguration(appID: "test", directory: stateFolder)
         terminal = HeadlessTerminal(width: width, height: height)
         host = try AppletHost(tabs: [Tab(CounterApplet()), Tab(DashboardApplet()), Tab(ListApplet())],
                               initialTab: tab, application: app, terminal: terminal)
@@ -25,6 +29,8 @@ final class Harness {
     }
 
     /// Types keys (one event per character) and draws the resulting frame.
+    deinit { try? FileManager.default.removeItem(atPath: stateFolder) }
+
     func press(_ keys: String) {
         for ch in keys { terminal.send(.key(KeyEvent(.char(ch)))) }
         host.renderIfNeeded()

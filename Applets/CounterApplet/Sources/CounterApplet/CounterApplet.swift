@@ -1,11 +1,13 @@
 import Applet
+import AppletState
+import AppletUI
 import CounterAppletInterface
 
 /// A counter: `+` and `-` change it, `0` resets it; the buttons do the same with `Tab` and `Enter`.
 public struct CounterApplet: Applet {
     public let id = "counter"
     public let title = "Counter"
-    @AppState(\.counter) private var counter
+    @StoredState(\.counter) private var counter
 
     public init() {}
 

@@ -7,11 +7,12 @@ public struct CounterState: Codable, Equatable, Sendable {
 }
 
 extension Application {
-    /// The shared counter. Other applets read and change it through this declaration only.
+    /// The shared counter, kept across restarts. Other applets read and change it through this
+    /// declaration only.
     ///
     /// ```swift
     /// import CounterAppletInterface
     /// Application.state(\.counter).value.count += 1
     /// ```
-    public var counter: State<CounterState> { state(initial: CounterState(), feature: "Counter", id: "counter") }
+    public var counter: StoredState<CounterState> { storedState(initial: CounterState(), feature: "Counter", id: "counter") }
 }

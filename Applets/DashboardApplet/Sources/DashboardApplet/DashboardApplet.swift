@@ -1,4 +1,6 @@
 import Applet
+import AppletState
+import AppletUI
 import CounterAppletInterface
 import DashboardAppletInterface
 
@@ -7,7 +9,7 @@ import DashboardAppletInterface
 public struct DashboardApplet: Applet {
     public let id = "dashboard"
     public let title = "Dashboard"
-    @AppState(\.counter) private var counter
+    @StoredState(\.counter) private var counter
     @AppState(\.dashboardGoal) private var goal
 
     public init() {}

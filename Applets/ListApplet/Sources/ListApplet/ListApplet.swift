@@ -1,4 +1,6 @@
 import Applet
+import AppletState
+import AppletUI
 import ListAppletInterface
 
 /// A list of a million rows, some with wide characters; `j`/`k`, arrows, `PgUp`/`PgDn`,
