@@ -1,4 +1,5 @@
 import AppletState
+import Foundation
 import Benchmark
 import Observation
 
@@ -10,6 +11,10 @@ extension Application {
     var benchCounter: State<Int> { state(initial: 0, feature: "Bench", id: "counter") }
     /// Many distinct keys, each with its own key path object (subscript key paths are not uniqued).
     subscript(benchKey index: Int) -> State<Int> { state(initial: index, feature: "Bench", id: "key\(index)") }
+}
+
+extension Application {
+    var benchStored: StoredState<Int> { storedState(initial: 0, feature: "Bench", id: "stored") }
 }
 
 struct WrapperHolder {
@@ -48,6 +53,22 @@ let benchmarks: @Sendable () -> Void = {
         let holder = WrapperHolder()
         var i = 0
         for _ in benchmark.scaledIterations { i &+= 1; holder.counter = i }
+    }
+    Benchmark("StoredState set via Application.state(\\.key).value, amortised with its writes") { benchmark in
+        // Sets are coalesced into one atomic file write ~100 ms later; the flush at the end makes
+        // sure the run pays for every write it caused.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString)").path
+        let app = Application()
+        app.storage = StorageConfiguration(appID: "bench", directory: folder)
+        var i = 0
+        Application.withCurrent(app) {
+            _ = Application.state(\.benchStored).value
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations { i &+= 1; Application.state(\.benchStored).value = i }
+            app.flush()
+            benchmark.stopMeasurement()
+        }
+        try? FileManager.default.removeItem(atPath: folder)
     }
     Benchmark("State get on a held handle") { benchmark in
         let handle = Application.state(\.benchCounter)

@@ -240,9 +240,9 @@ public final class AppletHost {
         }
         renderedTab = selectedTab
         // A change on another thread while the frame was evaluated is in neither the frame nor the
-        // observation that starts only now; and one under way (observers are told before the
-        // value is stored) may have been read old. Either way: draw once more.
-        if application.changes != changesBefore || application.changesInFlight > 0 { setNeedsDisplay() }
+        // observation that starts only now: draw once more. (The store tells observers only after
+        // a value is stored, so a redraw they trigger never reads the old value.)
+        if application.changes != changesBefore { setNeedsDisplay() }
         return canvas
     }
 

@@ -69,10 +69,6 @@ open class Application: @unchecked Sendable {
     /// made on another thread meanwhile would otherwise never redraw the screen.
     public var changes: Int { changeCounter.count.load(ordering: .acquiring) }
 
-    /// How many changes are under way right now. Observation tells observers *before* the new
-    /// value is stored, so a frame drawn meanwhile may show the old one: a host that sees a change
-    /// under way when its frame is done draws again.
-    public var changesInFlight: Int { changeCounter.inFlight.load(ordering: .acquiring) }
     let changeCounter = ChangeCounter()
 
     // MARK: Storage
@@ -103,8 +99,7 @@ open class Application: @unchecked Sendable {
                 }
                 return typed
             }
-            let created = make()
-            created.attach(changeCounter)
+            let created = ChangeCounter.$attaching.withValue(changeCounter) { make() }
             boxes[key] = created
             return created
         }
@@ -232,15 +227,8 @@ public struct StoreIssue: Hashable, Sendable, CustomStringConvertible {
 /// The count behind `Application.changes`, shared by the boxes of one store.
 final class ChangeCounter: Sendable {
     let count = Atomic<Int>(0)
-    let inFlight = Atomic<Int>(0)
-
-    /// Before observers are told of a change.
-    @inline(__always) func begin() { inFlight.add(1, ordering: .acquiringAndReleasing) }
-    /// After the new value is stored: the change counts, and is no longer under way.
-    @inline(__always) func end() {
-        count.add(1, ordering: .releasing)
-        inFlight.subtract(1, ordering: .acquiringAndReleasing)
-    }
+    /// The counter of the store whose `box(key:make:)` is making a box right now.
+    @TaskLocal static var attaching: ChangeCounter?
 }
 
 /// Holds the shared store behind an atomic pointer so reading it takes no lock. Every instance

@@ -43,14 +43,7 @@ public struct State<Value: Sendable>: BoxedState, MutableApplicationState {
 }
 
 /// Anything the store keeps under a key: state boxes, dependency boxes.
-protocol StateStorage: AnyObject, Sendable {
-    /// Called once by the store that keeps it, so changes count towards `Application.changes`.
-    func attach(_ counter: ChangeCounter)
-}
-
-extension StateStorage {
-    func attach(_ counter: ChangeCounter) {}
-}
+protocol StateStorage: AnyObject, Sendable {}
 
 /// Any kind of state whose value can be read, written and changed atomically: `State`,
 /// `StoredState`, `FileState`, `SecureState`, `SyncState`. Slices work over all of them.
@@ -86,10 +79,9 @@ final class StateBox<Value: Sendable>: StateStorage, Observable, @unchecked Send
     /// Called after every change, outside the lock, with the new value (persistence, sync).
     private let didChange: (@Sendable (Value) -> Void)?
 
-    /// The keeping store's change count (set once, possibly after a watcher thread started).
-    private let counter = AtomicLazyReference<ChangeCounter>()
-
-    func attach(_ counter: ChangeCounter) { _ = self.counter.storeIfNil(counter) }
+    /// The keeping store's change count: boxes are made inside `Application.box(key:make:)`,
+    /// which makes its counter available while `make` runs.
+    private let counter: ChangeCounter? = ChangeCounter.attaching
 
     private let subscriberCount = Atomic<Int>(0)
     private let subscribers = Mutex<[Int: AsyncStream<Value>.Continuation]>([:])
@@ -114,42 +106,44 @@ final class StateBox<Value: Sendable>: StateStorage, Observable, @unchecked Send
     /// The value without registering an observer (for persistence and sync).
     var untrackedValue: Value { storage.withLock { $0 } }
 
+    // Observers are told *after* the new value is stored (willSet and didSet, back to back),
+    // not before as `withMutation` does: an observer that redraws at once on another thread then
+    // reads the new value, never the old one.
+
     func set(_ newValue: Value) {
-        let counter = self.counter.load()
-        counter?.begin()
-        registrar.withMutation(of: self, keyPath: valueKeyPath) {
-            storage.withLock { $0 = newValue }
-        }
-        counter?.end()
+        storage.withLock { $0 = newValue }
+        announce()
         changed(newValue)
     }
 
     func modify<R>(_ change: (inout Value) throws -> R) rethrows -> R {
-        let counter = self.counter.load()
-        counter?.begin()
-        defer { counter?.end() }
         var snapshot: Value?
-        let result = try registrar.withMutation(of: self, keyPath: valueKeyPath) {
-            try storage.withLock { value -> R in
-                let r = try change(&value)
-                snapshot = value
-                return r
-            }
+        let result = try storage.withLock { value -> R in
+            let r = try change(&value)
+            snapshot = value
+            return r
         }
-        if let snapshot { changed(snapshot) }
+        if let snapshot {
+            announce()
+            changed(snapshot)
+        }
         return result
     }
 
     /// Replaces the value from outside (another process, a reload) without calling `didChange`:
     /// observers and subscribers hear of it, the hook that caused it does not.
     func setFromOutside(_ newValue: Value) {
-        let counter = self.counter.load()
-        counter?.begin()
-        registrar.withMutation(of: self, keyPath: valueKeyPath) {
-            storage.withLock { $0 = newValue }
-        }
-        counter?.end()
+        storage.withLock { $0 = newValue }
+        announce()
         notifySubscribers(newValue)
+    }
+
+    @inline(__always)
+    private func announce() {
+        // Counted first, so a host whose frame was being evaluated meanwhile sees it moved.
+        counter?.count.add(1, ordering: .releasing)
+        registrar.willSet(self, keyPath: valueKeyPath)
+        registrar.didSet(self, keyPath: valueKeyPath)
     }
 
     private func changed(_ newValue: Value) {
