@@ -115,4 +115,19 @@ struct PersistenceEndToEndTests {
         try await shell.tmux.type("q")
         #expect(try await shell.waitForExit(run).status == 0)
     }
+
+    @Test("--log-level debug logs state changes to the log file, never to the screen")
+    func debugLogGoesToTheFile() async throws {
+        let shell = try await ShellSession.start()
+        defer { shell.shutdown() }
+        let (run, _) = try await shell.launchAndWait(["--log-level", "debug"])
+        try await press(shell, "+", times: 2, until: "Count: 2")
+        let screen = try await shell.tmux.capture()
+        #expect(!screen.contains("state changed") && !screen.contains("debug"), "log text on the screen:\n\(screen)")
+        try await shell.tmux.type("q")
+        _ = try await shell.waitForExit(run)
+        let log = shell.directory.appendingPathComponent(".local/state/appletkit/appletkit.log").path
+        let text = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(text.contains("state changed key=Counter.counter"), "log file:\n\(text)")
+    }
 }
