@@ -211,27 +211,36 @@ struct SyncStateTests {
             let path = Self.path(folder, "lines")
             let lines = a.syncLines, other = b.syncLines
             _ = other.value
+            // The reader is a thread of its own (not the shared task pool, which a loaded machine
+            // may not get round to), and writes go on until it has read the file a good few times.
             let done = Atomic<Bool>(false)
-            let reader = Task.detached { () -> (reads: Int, torn: Int) in
-                var reads = 0, torn = 0
+            let reads = Atomic<Int>(0), torn = Atomic<Int>(0)
+            let finished = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
                 while !done.load(ordering: .relaxed) {
                     guard let data = FileManager.default.contents(atPath: path) else { continue }
-                    reads += 1
-                    if (try? JSONDecoder().decode([String].self, from: data)) == nil { torn += 1 }
+                    reads.add(1, ordering: .relaxed)
+                    if (try? JSONDecoder().decode([String].self, from: data)) == nil { torn.add(1, ordering: .relaxed) }
                 }
-                return (reads, torn)
+                finished.signal()
             }
             // ~100 KB values: many pages per write.
-            for round in 0..<100 {
+            var round = 0
+            while round < 100 || (reads.load(ordering: .relaxed) < 20 && round < 2_000) {
                 let value = (0..<2000).map { "round \(round) line \($0) " + String(repeating: "x", count: 30) }
                 if round % 2 == 0 { lines.value = value } else { other.modify { $0 = value } }
+                round += 1
             }
+            let lastRound = round - 1
             done.store(true, ordering: .relaxed)
-            let result = await reader.value
-            print("SyncState: reader read the file \(result.reads) times during 100 writes, torn: \(result.torn)")
+            await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global().async { finished.wait(); c.resume() }
+            }
+            let result = (reads: reads.load(ordering: .relaxed), torn: torn.load(ordering: .relaxed))
+            print("SyncState: reader read the file \(result.reads) times during \(lastRound + 1) writes, torn: \(result.torn)")
             #expect(result.torn == 0)
             #expect(result.reads > 0)
-            #expect(await Self.eventually { lines.value.first == "round 99 line 0 " + String(repeating: "x", count: 30) })
+            #expect(await Self.eventually { lines.value.first == "round \(lastRound) line 0 " + String(repeating: "x", count: 30) })
         }
     }
 
