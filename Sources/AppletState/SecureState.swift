@@ -29,78 +29,37 @@ import Foundation
 public struct SecureState: BoxedState, MutableApplicationState {
     public typealias Value = String?
 
-    /// Set for a handle returned by the store; nil for a property wrapper, which finds its box in
-    /// the current store at every access.
-    private let resolvedBox: StateBox<String?>?
-    // Key path literals without captures are immutable.
-    nonisolated(unsafe) private let keyPath: KeyPath<Application, SecureState>?
+    private let core: HandleCore<SecureState>
 
-    init(box: StateBox<String?>) {
-        resolvedBox = box
-        keyPath = nil
-    }
+    init(box: StateBox<String?>) { core = HandleCore(box: box) }
 
-    /// The property wrapper: `@SecureState(\.apiToken) var token` reads and writes the secret in
-    /// the current store.
-    public init(_ keyPath: any KeyPath<Application, SecureState> & Sendable) {
-        resolvedBox = nil
-        self.keyPath = keyPath
-    }
+    /// The property wrapper: `@SecureState(\.token) var token` reads and writes the value in the current store.
+    public init(_ keyPath: any KeyPath<Application, SecureState> & Sendable) { core = HandleCore(keyPath: keyPath) }
 
-    var box: StateBox<String?> {
-        if let resolvedBox { return resolvedBox }
-        return resolve()
-    }
+    var box: StateBox<String?> { core.box }
 
-    /// The box of a property wrapper's key path in the current store. Called only when
-    /// `resolvedBox` is nil, so `keyPath` is set (the two inits set exactly one of them).
-    @inline(never)
-    private func resolve() -> StateBox<String?> {
-        Application.withCurrentUnretained { $0.resolve(keyPath.unsafelyUnwrapped) }.box
-    }
-
-    @inline(never)
-    private func resolvedValue() -> String? {
-        Application.withCurrentUnretained { $0.resolve(keyPath.unsafelyUnwrapped) }.value
-    }
-
-    /// The secret, or nil. Setting it writes (or, for nil, deletes) the file at once.
+    /// The current value. Setting it notifies observers and saves it.
     public var value: String? {
-        // A handle's box is used in place (`unsafelyUnwrapped` after the nil check): going through
-        // `box`, which returns it +1, would add a retain and a release to every read.
-        get {
-            if resolvedBox != nil { return resolvedBox.unsafelyUnwrapped.value }
-            return resolvedValue()
-        }
-        nonmutating set {
-            if resolvedBox != nil { return resolvedBox.unsafelyUnwrapped.set(newValue) }
-            resolve().set(newValue)
-        }
+        get { core.value }
+        nonmutating set { core.value = newValue }
     }
 
-    /// Changes the secret atomically, notifies once and writes it.
+    /// Changes the value atomically (no other write can come in between), notifies once and saves.
     @discardableResult
-    public func modify<R>(_ change: (inout String?) throws -> R) rethrows -> R {
-        if resolvedBox != nil { return try resolvedBox.unsafelyUnwrapped.modify(change) }
-        return try resolve().modify(change)
-    }
+    public func modify<R>(_ change: (inout String?) throws -> R) rethrows -> R { try core.modify(change) }
 
-    /// A binding that reads and writes the secret.
-    public var binding: Binding<String?> {
-        let box = self.box
-        return Binding(get: { box.value }, set: { box.set($0) })
-    }
+    /// A binding that reads and writes this state.
+    public var binding: Binding<String?> { core.binding }
 
-    /// Every value the secret takes from now on. The sequence ends when the consuming task is
-    /// cancelled.
-    public var changes: AsyncStream<String?> { box.changes() }
+    /// Every value this state takes from now on (ends when the consuming task is cancelled).
+    public var changes: AsyncStream<String?> { core.changes }
 
     public var wrappedValue: String? {
         get { value }
         nonmutating set { value = newValue }
     }
 
-    /// A binding to the secret (`$token`), resolved in the current store at every access.
+    /// A binding to the value, resolved in the current store at every access.
     public var projectedValue: Binding<String?> {
         let state = self
         return Binding(get: { state.value }, set: { state.value = $0 })

@@ -28,79 +28,37 @@
 /// ```
 @propertyWrapper
 public struct StoredState<Value: Codable & Sendable>: BoxedState, MutableApplicationState {
-    /// Set for a handle returned by the store; nil for a property wrapper, which finds its box in
-    /// the current store at every access.
-    private let resolvedBox: StateBox<Value>?
-    // Key path literals without captures are immutable.
-    nonisolated(unsafe) private let keyPath: KeyPath<Application, StoredState<Value>>?
+    private let core: HandleCore<StoredState<Value>>
 
-    init(box: StateBox<Value>) {
-        resolvedBox = box
-        keyPath = nil
-    }
+    init(box: StateBox<Value>) { core = HandleCore(box: box) }
 
-    /// The property wrapper: `@StoredState(\.counter) var count` reads and writes the value in the
-    /// current store.
-    public init(_ keyPath: any KeyPath<Application, StoredState<Value>> & Sendable) {
-        resolvedBox = nil
-        self.keyPath = keyPath
-    }
+    /// The property wrapper: `@StoredState(\.counter) var count` reads and writes the value in the current store.
+    public init(_ keyPath: any KeyPath<Application, StoredState<Value>> & Sendable) { core = HandleCore(keyPath: keyPath) }
 
-    var box: StateBox<Value> {
-        if let resolvedBox { return resolvedBox }
-        return resolve()
-    }
+    var box: StateBox<Value> { core.box }
 
-    /// The box of a property wrapper's key path in the current store. Called only when
-    /// `resolvedBox` is nil, so `keyPath` is set (the two inits set exactly one of them).
-    @inline(never)
-    private func resolve() -> StateBox<Value> {
-        Application.withCurrentUnretained { $0.resolve(keyPath.unsafelyUnwrapped) }.box
-    }
-
-    @inline(never)
-    private func resolvedValue() -> Value {
-        Application.withCurrentUnretained { $0.resolve(keyPath.unsafelyUnwrapped) }.value
-    }
-
-    /// The current value. Setting it notifies observers and schedules a save.
+    /// The current value. Setting it notifies observers and saves it.
     public var value: Value {
-        // A handle's box is used in place (`unsafelyUnwrapped` after the nil check): going through
-        // `box`, which returns it +1, would add a retain and a release to every read.
-        get {
-            if resolvedBox != nil { return resolvedBox.unsafelyUnwrapped.value }
-            return resolvedValue()
-        }
-        nonmutating set {
-            if resolvedBox != nil { return resolvedBox.unsafelyUnwrapped.set(newValue) }
-            resolve().set(newValue)
-        }
+        get { core.value }
+        nonmutating set { core.value = newValue }
     }
 
-    /// Changes the value atomically (no other write can come in between), notifies once and
-    /// schedules a save.
+    /// Changes the value atomically (no other write can come in between), notifies once and saves.
     @discardableResult
-    public func modify<R>(_ change: (inout Value) throws -> R) rethrows -> R {
-        if resolvedBox != nil { return try resolvedBox.unsafelyUnwrapped.modify(change) }
-        return try resolve().modify(change)
-    }
+    public func modify<R>(_ change: (inout Value) throws -> R) rethrows -> R { try core.modify(change) }
 
     /// A binding that reads and writes this state.
-    public var binding: Binding<Value> {
-        let box = self.box
-        return Binding(get: { box.value }, set: { box.set($0) })
-    }
+    public var binding: Binding<Value> { core.binding }
 
-    /// Every value this state takes from now on. The sequence ends when the consuming task is
-    /// cancelled.
-    public var changes: AsyncStream<Value> { box.changes() }
+    /// Every value this state takes from now on (ends when the consuming task is cancelled).
+    public var changes: AsyncStream<Value> { core.changes }
 
     public var wrappedValue: Value {
         get { value }
         nonmutating set { value = newValue }
     }
 
-    /// A binding to the value (`$count`), resolved in the current store at every access.
+    /// A binding to the value, resolved in the current store at every access.
     public var projectedValue: Binding<Value> {
         let state = self
         return Binding(get: { state.value }, set: { state.value = $0 })

@@ -32,36 +32,21 @@ import Foundation
 /// memory only and the problem is reported once in `Application.storeIssues`.
 @propertyWrapper
 public struct SyncState<Value: Codable & Sendable>: BoxedState, MutableApplicationState {
-    /// Set for a handle returned by the store; nil for a property wrapper, which finds its box in
-    /// the current store at every access.
-    private let resolvedBox: StateBox<Value>?
-    // Key path literals without captures are immutable.
-    nonisolated(unsafe) private let keyPath: KeyPath<Application, SyncState<Value>>?
+    private let core: HandleCore<SyncState<Value>>
 
-    init(box: StateBox<Value>) {
-        resolvedBox = box
-        keyPath = nil
-    }
+    init(box: StateBox<Value>) { core = HandleCore(box: box) }
 
-    /// The property wrapper: `@SyncState(\.sharedNote) var note` reads and writes the value in
-    /// the current store.
-    public init(_ keyPath: any KeyPath<Application, SyncState<Value>> & Sendable) {
-        resolvedBox = nil
-        self.keyPath = keyPath
-    }
+    /// The property wrapper: `@SyncState(\.sharedNote) var note` reads and writes the value in the
+    /// current store.
+    public init(_ keyPath: any KeyPath<Application, SyncState<Value>> & Sendable) { core = HandleCore(keyPath: keyPath) }
 
-    var box: StateBox<Value> {
-        if let resolvedBox { return resolvedBox }
-        return Application.handle(keyPath!).box
-    }
+    var box: StateBox<Value> { core.box }
 
-    /// The file behind the box, while its store is alive (nil for a value kept in memory only
-    /// because its store is gone).
     var syncFile: SyncFile<Value>? { SyncFiles.file(for: box) }
 
     /// The current value. Setting it writes the file at once; other instances pick it up.
     public var value: Value {
-        get { box.value }
+        get { core.value }
         nonmutating set {
             let box = self.box
             if let file = SyncFiles.file(for: box) { file.set(newValue) } else { box.set(newValue) }
@@ -78,7 +63,7 @@ public struct SyncState<Value: Codable & Sendable>: BoxedState, MutableApplicati
     }
 
     /// Every value this state takes from now on, whether set here or in another instance.
-    public var changes: AsyncStream<Value> { box.changes() }
+    public var changes: AsyncStream<Value> { core.changes }
 
     /// A binding that reads and writes this state.
     public var binding: Binding<Value> {
