@@ -20,7 +20,7 @@ test: deps test-deps
 
 # Release-build benchmarks (ordo-one/benchmark) printing figures; see Benchmarks/.
 bench: deps
-	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark --no-progress
+	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark --no-progress --target StoreBenchmarks --target UIBenchmarks
 
 clean:
 	rm -rf .build .build-* Benchmarks/.build

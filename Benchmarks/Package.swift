@@ -16,6 +16,16 @@ let package = Package(
     ],
     targets: [
         .target(name: "AppletState", dependencies: [.product(name: "Logging", package: "swift-log")], path: "Modules/AppletState"),
+        .systemLibrary(name: "CNcurses", path: "Modules/CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+        .target(name: "CNcursesShim", dependencies: ["CNcurses"], path: "Modules/CNcursesShim"),
+        .target(name: "Terminal", dependencies: ["CNcursesShim"], path: "Modules/Terminal"),
+        .target(name: "AppletUI", dependencies: ["Terminal", "AppletState"], path: "Modules/AppletUI"),
+        .executableTarget(
+            name: "UIBenchmarks",
+            dependencies: ["AppletUI", "Terminal", "AppletState", .product(name: "Benchmark", package: "benchmark")],
+            path: "UIBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         .executableTarget(
             name: "StoreBenchmarks",
             dependencies: ["AppletState", .product(name: "Benchmark", package: "benchmark")],

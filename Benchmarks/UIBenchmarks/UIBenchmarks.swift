@@ -1,0 +1,129 @@
+import AppletState
+import AppletUI
+import Benchmark
+import Terminal
+
+// Frame costs (issue 4 budgets): a full frame of a 200x60 screen with 4 panes of mixed widgets
+// (evaluate + layout + draw + diff) <= 1 ms; a one-cell change <= 50 us; scrolling a
+// 1,000,000-row List by one row independent of the row count.
+
+extension Application {
+    var uiCounter: State<Int> { state(initial: 0, feature: "UIBench", id: "counter") }
+    var uiSelection: State<Int> { state(initial: 500_000, feature: "UIBench", id: "selection") }
+}
+
+struct StatusPane: View {
+    @AppState(\.uiCounter) var counter
+    var body: some View {
+        VStack(spacing: 1) {
+            Text("Status").bold()
+            HStack(spacing: 2) { Text("Count:"); Text("\(counter)").foregroundColor(.green) }
+            HStack(spacing: 2) { Button("Decrement") {}; Button("Increment") {}; Button("Reset") {} }
+            Divider()
+            ForEach(0..<12) { i in HStack { Text("metric \(i)"); Spacer(); Text("\(i * 37 % 101)%").dim() } }
+        }
+        .padding(1)
+    }
+}
+
+struct ListPane: View {
+    let rows: Int
+    @AppState(\.uiSelection) var selection
+    var body: some View {
+        VStack {
+            HStack { Text("Rows").bold(); Spacer(); Text("\(selection + 1) of \(rows)").dim() }
+            Divider()
+            List(count: rows, selection: $selection) { row in
+                HStack { Text("#\(row)"); Spacer(); Text(row % 7 == 0 ? "東京 🚀" : "item \(row)") }
+            }
+        }
+        .padding(.horizontal, 1)
+    }
+}
+
+struct TextPane: View {
+    var body: some View {
+        VStack {
+            Text("Notes").bold().underline()
+            ForEach(0..<40) { i in Text("line \(i): the quick brown fox jumps over the lazy dog 中文 \(i)") }
+        }
+    }
+}
+
+/// Four panes side by side on a 200x60 canvas, as a host lays them out.
+@MainActor
+final class Screen {
+    let size = Size(width: 200, height: 60)
+    let trees = (0..<4).map { _ in ViewTree() }
+    var previous: Canvas?
+
+    func frame() -> [Canvas.Change] {
+        var canvas = Canvas(size: size)
+        let width = size.width / 4
+        trees[0].render(StatusPane(), in: Rect(x: 0, y: 0, width: width, height: size.height), on: &canvas)
+        trees[1].render(ListPane(rows: 1_000_000), in: Rect(x: width, y: 0, width: width, height: size.height), on: &canvas)
+        trees[2].render(TextPane(), in: Rect(x: width * 2, y: 0, width: width, height: size.height), on: &canvas)
+        trees[3].render(ListPane(rows: 1_000), in: Rect(x: width * 3, y: 0, width: width, height: size.height), on: &canvas)
+        let changes = canvas.changes(since: previous)
+        previous = canvas
+        return changes
+    }
+}
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .mallocCountTotal],
+        timeUnits: .microseconds,
+        warmupIterations: 5,
+        maxDuration: .seconds(2),
+        maxIterations: 2_000
+    )
+
+    Benchmark("Full frame 200x60, 4 panes (evaluate + layout + draw + diff)") { benchmark async in
+        // Benchmarks run on a worker thread; views are main-actor isolated, so the loop hops there.
+        nonisolated(unsafe) let benchmark = benchmark
+        await MainActor.run {
+            let screen = Screen()
+            for _ in benchmark.scaledIterations {
+                screen.previous = nil            // nothing to diff against: every cell goes out
+                blackHole(screen.frame())
+            }
+        }
+    }
+
+    Benchmark("One-cell change (the counter), whole frame evaluated and diffed") { benchmark async in
+        nonisolated(unsafe) let benchmark = benchmark
+        await MainActor.run {
+            let screen = Screen()
+            _ = screen.frame()
+            var n = 0
+            for _ in benchmark.scaledIterations {
+                n = (n + 1) % 9                  // one digit: one cell
+                Application.state(\.uiCounter).value = n
+                let changes = screen.frame()
+                precondition(changes.count <= 1, "expected one changed cell, got \(changes.count)")
+                blackHole(changes)
+            }
+        }
+    }
+
+    for rows in [1_000, 1_000_000] {
+        Benchmark("Scroll a \(rows)-row List by one row") { benchmark async in
+            nonisolated(unsafe) let benchmark = benchmark
+            await MainActor.run {
+                let tree = ViewTree()
+                let size = Size(width: 100, height: 50)
+                var previous = Canvas(size: size)
+                var row = 0
+                for _ in benchmark.scaledIterations {
+                    row = (row + 1) % (rows - 1)
+                    Application.state(\.uiSelection).value = row
+                    var canvas = Canvas(size: size)
+                    tree.render(ListPane(rows: rows), in: canvas.bounds, on: &canvas)
+                    blackHole(canvas.changes(since: previous))
+                    previous = canvas
+                }
+            }
+        }
+    }
+}
