@@ -1,47 +1,149 @@
 import AppletState
 import Terminal
 
-/// A line of text. Wide characters (CJK, emoji) take two columns; text that does not fit is
-/// cut at a grapheme boundary and ends in `…`.
+/// Text that wraps at word boundaries to the width it is given. A word longer than the width is
+/// broken between grapheme clusters, never through a wide character. When the lines do not all
+/// fit (in the height offered, or past `lineLimit`), the last visible line ends in `…`.
+/// Explicit newlines start new lines.
 ///
 /// ```swift
 /// Text("Count: \(count)").bold().foregroundColor(.green)
+/// Text(longDescription)                  // wraps
+/// Text(path).lineLimit(1)                // one line, cut with …
 /// ```
 public struct Text: View {
     public typealias Body = Never
     let content: String
+    var lineLimit: Int?
+
     public init(_ content: String) { self.content = content }
 
+    /// At most `limit` lines (nil: as many as fit); `lineLimit(1)` never wraps.
+    public func lineLimit(_ limit: Int?) -> Text {
+        var copy = self
+        copy.lineLimit = limit.map { max(1, $0) }
+        return copy
+    }
+
     public func _makeNodes(_ context: ResolveContext, into nodes: inout [Node]) {
-        nodes.append(TextNode(content, style: context.style))
+        nodes.append(TextNode(content, style: context.style, lineLimit: lineLimit))
     }
 }
 
 final class TextNode: Node {
-    let content: String
+    let paragraphs: [Substring]
     let style: Style
+    let lineLimit: Int?
+    /// The widest paragraph: the text's ideal width.
     let width: Int
+    private var wrapCache: (width: Int, lines: [Substring])?
 
-    init(_ content: String, style: Style) {
-        // One line: anything after a newline is not shown (wrapping belongs to a later Text).
+    init(_ content: String, style: Style, lineLimit: Int?) {
         // Scanning bytes first spares the grapheme walk for the usual text without newlines.
         let mayHaveNewline = content.utf8.contains { (0x0A...0x0D).contains($0) || $0 == 0xC2 || $0 == 0xE2 }
-        let line = mayHaveNewline ? (content.firstIndex(where: \.isNewline).map { String(content[..<$0]) } ?? content) : content
-        self.content = line
+        paragraphs = mayHaveNewline ? content.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) : [content[...]]
         self.style = style
-        self.width = line.terminalWidth
+        self.lineLimit = lineLimit
+        self.width = paragraphs.map(\.terminalWidth).max() ?? 0
+    }
+
+    /// The lines at a width (cached: layout asks for the same width several times).
+    func lines(at width: Int) -> [Substring] {
+        if let cache = wrapCache, cache.width == width { return cache.lines }
+        var result: [Substring] = []
+        for paragraph in paragraphs {
+            if lineLimit == 1 || paragraph.terminalWidth <= width {
+                result.append(paragraph)
+            } else {
+                result.append(contentsOf: Self.wrap(paragraph, width: width))
+            }
+            if let lineLimit, result.count > lineLimit { break }
+        }
+        wrapCache = (width, result)
+        return result
+    }
+
+    /// Greedy word wrap; words wider than the line are broken by grapheme cluster.
+    static func wrap(_ text: Substring, width: Int) -> [Substring] {
+        guard width > 0 else { return [text] }
+        var lines: [Substring] = []
+        var lineStart = text.startIndex
+        var lineWidth = 0
+        var lastBreak: (index: String.Index, width: Int)?   // after the last space on the line
+        var index = text.startIndex
+        while index < text.endIndex {
+            let ch = text[index]
+            let w = ch.terminalWidth
+            if ch == " " {
+                lastBreak = (text.index(after: index), lineWidth + w)
+            }
+            if lineWidth + w > width, index > lineStart {
+                if let lastBreak, lastBreak.index > lineStart, lastBreak.index <= index {
+                    // Break after the last space; the spaces at the break are dropped.
+                    lines.append(text[lineStart..<lastBreak.index].dropLastSpaces())
+                    lineStart = lastBreak.index
+                    lineWidth = text[lineStart..<index].terminalWidth
+                } else {
+                    lines.append(text[lineStart..<index].dropLastSpaces())
+                    lineStart = index
+                    lineWidth = 0
+                }
+                // A new line does not start with the spaces that ended the previous one.
+                while lineStart < text.endIndex, text[lineStart] == " ", lineWidth == 0 {
+                    lineStart = text.index(after: lineStart)
+                }
+                if lineStart > index { index = lineStart }
+                lastBreak = nil
+                continue   // measure this character again on the new line
+            }
+            lineWidth += w
+            index = text.index(after: index)
+        }
+        lines.append(text[lineStart...])
+        return lines
+    }
+
+    private func visibleLineCount(_ total: Int, height: Int?) -> Int {
+        var count = total
+        if let lineLimit { count = min(count, lineLimit) }
+        if let height { count = min(count, max(0, height)) }
+        return count
     }
 
     override func sizeThatFits(_ proposal: ProposedSize) -> Size {
         let w = min(width, proposal.width ?? width)
-        let h = proposal.height == 0 ? 0 : 1
-        return Size(width: max(0, w), height: h)
+        guard w > 0 else { return Size(width: 0, height: proposal.height == 0 ? 0 : min(1, paragraphs.count)) }
+        let all = lines(at: w)
+        let shownWidth = all.prefix(visibleLineCount(all.count, height: nil)).map(\.terminalWidth).max() ?? 0
+        return Size(width: min(w, max(shownWidth, 0)), height: visibleLineCount(all.count, height: proposal.height))
     }
 
     override func draw(in canvas: inout Canvas, clip: Rect) {
         let area = clip.intersection(frame)
-        guard !area.isEmpty else { return }
-        let shown = width <= frame.width ? content : content.truncated(toColumns: frame.width, ellipsis: true)
-        canvas.write(shown, at: frame.origin, style: style, clip: area)
+        guard !area.isEmpty, frame.width > 0 else { return }
+        let all = lines(at: frame.width)
+        let shown = visibleLineCount(all.count, height: frame.height)
+        for (row, line) in all.prefix(shown).enumerated() {
+            let cut = row == shown - 1 && shown < all.count
+            let text: String
+            if cut {
+                // More lines than fit: the last visible one says so.
+                let base = String(line)
+                text = base.terminalWidth + 1 <= frame.width ? base + "…" : base.truncated(toColumns: frame.width - 1) + "…"
+            } else if line.terminalWidth > frame.width {
+                text = String(line).truncated(toColumns: frame.width, ellipsis: true)
+            } else {
+                text = String(line)
+            }
+            canvas.write(text, at: Point(x: frame.x, y: frame.y + row), style: style, clip: area)
+        }
+    }
+}
+
+private extension Substring {
+    func dropLastSpaces() -> Substring {
+        var s = self
+        while s.last == " " { s = s.dropLast() }
+        return s
     }
 }

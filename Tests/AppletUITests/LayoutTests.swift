@@ -28,8 +28,29 @@ struct LayoutTests {
     }
 
     @Test func textTruncatesWithEllipsis() {
+        // One row for three wrapped lines: the first, marked as cut.
         let canvas = render(Text("a long line of text"), width: 8, height: 1)
-        #expect(canvas.line(0) == "a long …")
+        #expect(canvas.line(0) == "a long…")
+        #expect(render(Text("a long line of text").lineLimit(1), width: 8, height: 3).lines == ["a long …", "", ""])
+    }
+
+    @Test func textWrapsAtWords() {
+        let canvas = render(Text("the quick brown fox jumps over the lazy dog"), width: 10, height: 6)
+        #expect(canvas.lines == ["the quick", "brown fox", "jumps over", "the lazy", "dog", ""])
+        // Words longer than the line break by grapheme, never through a wide character.
+        #expect(render(Text("abcdefghij"), width: 4, height: 3).lines == ["abcd", "efgh", "ij"])
+        #expect(render(Text("中文字符串"), width: 5, height: 3).lines == ["中文", "字符", "串"])
+        // Explicit newlines, and an empty line kept.
+        #expect(render(Text("one\n\ntwo"), width: 10, height: 3).lines == ["one", "", "two"])
+    }
+
+    @Test func lineLimitAndHeightCutWithAnEllipsis() {
+        #expect(render(Text("aa bb cc dd").lineLimit(2), width: 5, height: 4).lines == ["aa bb", "cc dd", "", ""])
+        #expect(render(Text("aa bb cc dd ee").lineLimit(2), width: 5, height: 4).lines == ["aa bb", "cc d…", "", ""])
+        #expect(render(Text("aa bb cc dd"), width: 5, height: 1).lines == ["aa b…"])
+        // In a VStack, wrapped text takes the rows it needs and pushes the next view down.
+        let stacked = render(VStack { Text("aa bb cc"); Text("next") }, width: 5, height: 4)
+        #expect(stacked.lines == ["aa bb", "cc", "next", ""])
     }
 
     @Test func siblingsShareTheWidth() {
