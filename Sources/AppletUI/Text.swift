@@ -31,7 +31,9 @@ public struct Text: View {
 }
 
 final class TextNode: Node {
-    let paragraphs: [Substring]
+    let content: String
+    /// Set only for text with newlines; single-line text (the usual case) needs no arrays.
+    let paragraphs: [Substring]?
     let style: Style
     let lineLimit: Int?
     /// The widest paragraph: the text's ideal width.
@@ -39,19 +41,24 @@ final class TextNode: Node {
     private var wrapCache: (width: Int, lines: [Substring])?
 
     init(_ content: String, style: Style, lineLimit: Int?) {
+        self.content = content
         // Scanning bytes first spares the grapheme walk for the usual text without newlines.
         let mayHaveNewline = content.utf8.contains { (0x0A...0x0D).contains($0) || $0 == 0xC2 || $0 == 0xE2 }
-        paragraphs = mayHaveNewline ? content.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) : [content[...]]
+        let split = mayHaveNewline ? content.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) : []
+        paragraphs = split.count > 1 ? split : nil
         self.style = style
         self.lineLimit = lineLimit
-        self.width = paragraphs.map(\.terminalWidth).max() ?? 0
+        self.width = paragraphs.map { $0.reduce(0) { max($0, $1.terminalWidth) } } ?? (split.first.map { $0.terminalWidth } ?? content.terminalWidth)
     }
+
+    /// One line that fits: measured and drawn as it is.
+    private func fitsOnOneLine(_ available: Int) -> Bool { paragraphs == nil && width <= available }
 
     /// The lines at a width (cached: layout asks for the same width several times).
     func lines(at width: Int) -> [Substring] {
         if let cache = wrapCache, cache.width == width { return cache.lines }
         var result: [Substring] = []
-        for paragraph in paragraphs {
+        for paragraph in paragraphs ?? [content[...]] {
             if lineLimit == 1 || paragraph.terminalWidth <= width {
                 result.append(paragraph)
             } else {
@@ -112,7 +119,8 @@ final class TextNode: Node {
 
     override func sizeThatFits(_ proposal: ProposedSize) -> Size {
         let w = min(width, proposal.width ?? width)
-        guard w > 0 else { return Size(width: 0, height: proposal.height == 0 ? 0 : min(1, paragraphs.count)) }
+        if fitsOnOneLine(proposal.width ?? width) { return Size(width: w, height: proposal.height == 0 ? 0 : 1) }
+        guard w > 0 else { return Size(width: 0, height: proposal.height == 0 ? 0 : 1) }
         let all = lines(at: w)
         let shownWidth = all.prefix(visibleLineCount(all.count, height: nil)).map(\.terminalWidth).max() ?? 0
         return Size(width: min(w, max(shownWidth, 0)), height: visibleLineCount(all.count, height: proposal.height))
@@ -121,6 +129,10 @@ final class TextNode: Node {
     override func draw(in canvas: inout Canvas, clip: Rect) {
         let area = clip.intersection(frame)
         guard !area.isEmpty, frame.width > 0 else { return }
+        if fitsOnOneLine(frame.width) {
+            canvas.write(content, at: frame.origin, style: style, clip: area)
+            return
+        }
         let all = lines(at: frame.width)
         let shown = visibleLineCount(all.count, height: frame.height)
         for (row, line) in all.prefix(shown).enumerated() {
