@@ -1,0 +1,122 @@
+import AppletState
+import Terminal
+
+/// The lines a `Box` is drawn with.
+public enum BoxStyle: Sendable, CaseIterable {
+    /// Square corners: `┌┐└┘`.
+    case square
+    /// Rounded corners: `╭╮╰╯`.
+    case rounded
+
+    var corners: (topLeading: Character, topTrailing: Character, bottomLeading: Character, bottomTrailing: Character) {
+        switch self {
+        case .square: ("┌", "┐", "└", "┘")
+        case .rounded: ("╭", "╮", "╰", "╯")
+        }
+    }
+}
+
+/// A border around content, with an optional title in the top edge:
+///
+/// ```
+/// ┌─ Status ──────┐
+/// │ All good      │
+/// └───────────────┘
+/// ```
+///
+/// The content is laid out inside the border (one cell in on every side). A title that does
+/// not fit is cut with `…`; a box too small for its border draws what fits. The border and
+/// title take the inherited style; the title is also bold.
+///
+/// ```swift
+/// Box(title: "Status") {
+///     Text("All good")
+/// }
+/// Box(title: "Log", style: .rounded) { List(count: lines.count, selection: $row) { Text(lines[$0]) } }
+/// ```
+public struct Box<Content: View>: View {
+    public typealias Body = Never
+    let title: String?
+    let boxStyle: BoxStyle
+    let content: Content
+
+    public init(title: String? = nil, style: BoxStyle = .square, @ViewBuilder content: () -> Content) {
+        self.title = title.flatMap { $0.isEmpty ? nil : $0 }
+        self.boxStyle = style
+        self.content = content()
+    }
+
+    public func _makeNodes(_ context: ResolveContext, into nodes: inout [Node]) {
+        nodes.append(BoxNode(child: content.makeSingleNode(context.child(0)), title: title,
+                             boxStyle: boxStyle, style: context.style))
+    }
+}
+
+final class BoxNode: Node {
+    let child: Node
+    let title: String?
+    let boxStyle: BoxStyle
+    let style: Style
+    private let titleWidth: Int
+
+    init(child: Node, title: String?, boxStyle: BoxStyle, style: Style) {
+        self.child = child
+        self.title = title
+        self.boxStyle = boxStyle
+        self.style = style
+        self.titleWidth = title?.terminalWidth ?? 0
+    }
+
+    override var children: [Node] { [child] }
+
+    override func sizeThatFits(_ proposal: ProposedSize) -> Size {
+        let inner = ProposedSize(width: proposal.width.map { max(0, $0 - 2) },
+                                 height: proposal.height.map { max(0, $0 - 2) })
+        let s = child.measure(inner)
+        // Room for `┌─ Title ┐` when the title is there.
+        var w = max(s.width + 2, title == nil ? 2 : titleWidth + 5)
+        var h = s.height + 2
+        if let pw = proposal.width { w = min(w, max(0, pw)) }
+        if let ph = proposal.height { h = min(h, max(0, ph)) }
+        return Size(width: w, height: h)
+    }
+
+    override func place(in rect: Rect) {
+        frame = rect
+        child.place(in: rect.inset(by: 1))
+    }
+
+    override func draw(in canvas: inout Canvas, clip: Rect) {
+        let area = clip.intersection(frame)
+        guard !area.isEmpty else { return }
+        let (minX, minY, maxX, maxY) = (frame.minX, frame.minY, frame.maxX - 1, frame.maxY - 1)
+        func put(_ c: Character, _ x: Int, _ y: Int) { canvas.put(c, at: Point(x: x, y: y), style: style, clip: area) }
+        if frame.height == 1 {
+            for x in minX...maxX { put("─", x, minY) }          // too short for a box: a rule
+        } else if frame.width == 1 {
+            for y in minY...maxY { put("│", minX, y) }          // too narrow: a bar
+        } else {
+            let c = boxStyle.corners
+            for x in (minX + 1)..<maxX { put("─", x, minY); put("─", x, maxY) }
+            for y in (minY + 1)..<maxY { put("│", minX, y); put("│", maxX, y) }
+            put(c.topLeading, minX, minY); put(c.topTrailing, maxX, minY)
+            put(c.bottomLeading, minX, maxY); put(c.bottomTrailing, maxX, maxY)
+        }
+        drawTitle(in: &canvas, clip: area)
+        child.draw(in: &canvas, clip: area.intersection(frame.inset(by: 1)))
+    }
+
+    /// ` Title ` from the third column, leaving the last corner: `┌─ Title ─┐`.
+    private func drawTitle(in canvas: inout Canvas, clip: Rect) {
+        guard let title, frame.height >= 1 else { return }
+        let room = frame.width - 3 - 2             // corner + dash + space … space + corner
+        guard room >= 1 else { return }
+        let shown = titleWidth <= room ? title : title.truncated(toColumns: room, ellipsis: true)
+        var titleStyle = style
+        titleStyle.attributes.insert(.bold)
+        let y = frame.minY
+        canvas.put(" ", at: Point(x: frame.minX + 2, y: y), style: style, clip: clip)
+        let used = canvas.write(shown, at: Point(x: frame.minX + 3, y: y), style: titleStyle, clip: clip)
+        canvas.put(" ", at: Point(x: frame.minX + 3 + used, y: y), style: style, clip: clip)
+    }
+}
