@@ -44,7 +44,7 @@ let package = Package(
         .executableTarget(
             name: "appletkit",
             dependencies: [
-                "AppletKit", "AppletState",
+                "AppletKit", "AppletState", "AppletUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CounterApplet", package: "CounterApplet"),

@@ -44,6 +44,14 @@ public final class AppletHost {
     /// A command-line host exits with `128 + signal`, as shells expect.
     public private(set) var terminationSignal: Int32?
 
+    /// The colour theme (its styles are resolved for the terminal's colours when the run starts).
+    public let theme: Theme
+    /// Whether widgets animate when shown or hidden (`--no-animation` turns it off).
+    public let animationsEnabled: Bool
+    /// How often the frame clock ticks while something animates.
+    public static let animationFrameInterval = Duration.milliseconds(33)
+    private var animationFrameScheduled = false
+
     /// The smallest screen the layout fits in; below it the host shows a short message instead.
     public static let minimumSize = Size(width: 20, height: 5)
 
@@ -52,14 +60,21 @@ public final class AppletHost {
     ///   - initialTab: the tab shown first (0-based).
     ///   - application: the store the applets read and write (`Application.current` by default).
     ///   - terminal: where to draw; `nil` takes over the real terminal when `run()` starts.
-    public init(tabs: [Tab], initialTab: Int = 0, application: Application = .current, terminal: (any Terminal)? = nil) throws {
+    ///   - theme: the colour theme, `.dark` or `.light` or your own.
+    ///   - animations: whether widget transitions animate; by default they do on a real terminal
+    ///     and not on a headless one (tests see final states at once).
+    public init(tabs: [Tab], initialTab: Int = 0, application: Application = .current, terminal: (any Terminal)? = nil,
+                theme: Theme = .dark, animations: Bool? = nil) throws {
         precondition(!tabs.isEmpty, "AppletHost needs at least one tab")
         self.tabs = tabs
         self.application = application
         self.selectedTab = tabs.indices.contains(initialTab) ? initialTab : 0
         self.focusedPane = tabs.map { _ in 0 }
         self.trees = tabs.map { $0.panes.map { _ in ViewTree() } }
-        self.terminal = try terminal ?? NcursesTerminal(environment: ProcessInfoEnvironment.current)
+        let chosen = try terminal ?? NcursesTerminal(environment: ProcessInfoEnvironment.current)
+        self.terminal = chosen
+        self.theme = theme
+        self.animationsEnabled = animations ?? (chosen is NcursesTerminal)
     }
 
     /// Runs until the user quits (or a SIGTERM/SIGINT/SIGHUP arrives); the terminal is given back
@@ -81,6 +96,12 @@ public final class AppletHost {
             throw error
         }
         isRunning = true
+        // Colours are known only once the terminal has started.
+        let resolved = theme.resolved(for: terminal.colorSupport)
+        for tree in trees.joined() {
+            tree.theme = resolved
+            tree.animationsEnabled = animationsEnabled
+        }
         needsDisplay = true
         renderIfNeeded()
     }
@@ -105,7 +126,10 @@ public final class AppletHost {
             switch event {
             case .key(let key): handleKey(key)
             case .mouse(let mouse): handleMouse(mouse)
-            case .paste: break  // no widget takes text yet; pasted keys never reach bindings
+            case .paste(let text):
+                // Only a text-taking widget gets pasted text; it never reaches key bindings.
+                if renderedTab != selectedTab { layOutSelectedTab() }
+                if !isShowingHelp, activeTree.handlePaste(text) { setNeedsDisplay() }
             case .resize: setNeedsDisplay()
             case .terminate(let signal):
                 terminationSignal = signal
@@ -221,6 +245,19 @@ public final class AppletHost {
         terminal.present(drawFrame())
     }
 
+    /// The frame clock: while a transition runs, a frame every `animationFrameInterval`.
+    private func scheduleAnimationFrame() {
+        guard !animationFrameScheduled, isRunning else { return }
+        animationFrameScheduled = true
+        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(33)) { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                self.animationFrameScheduled = false
+                self.setNeedsDisplay()
+            }
+        }
+    }
+
     /// Evaluates and lays out the selected tab without showing it, so that keys arriving in the
     /// same turn as a tab switch reach the right widgets. The frame still goes out once, at the
     /// end of the turn: a burst of keys costs one screen update.
@@ -239,6 +276,7 @@ public final class AppletHost {
             DispatchQueue.main.async { MainActor.assumeIsolated { self?.setNeedsDisplay() } }
         }
         renderedTab = selectedTab
+        if trees[selectedTab].contains(where: \.needsAnimationFrame) { scheduleAnimationFrame() }
         // A change on another thread while the frame was evaluated is in neither the frame nor the
         // observation that starts only now: draw once more. (The store tells observers only after
         // a value is stored, so a redraw they trigger never reads the old value.)

@@ -21,19 +21,49 @@ public struct ViewID: Hashable, Sendable, CustomStringConvertible {
 public enum Axis: Sendable { case horizontal, vertical }
 
 /// What a view is given while it is turned into nodes: its identity, the enclosing stack's
-/// axis, the inherited text style, and the tree that keeps widget state between frames.
+/// axis, the inherited text style, the theme, whether it is disabled, which widget id it belongs
+/// to (for events), and the tree that keeps widget state between frames.
 @MainActor
 public struct ResolveContext {
     public internal(set) var id: ViewID
     public internal(set) var axis: Axis?
     public internal(set) var style: Style
-    let tree: ViewTree
+    /// The styles of the theme's roles for this terminal.
+    public internal(set) var theme: ResolvedTheme
+    /// True inside a disabled widget: draw dimmed; the tree gives it no focus and no input.
+    public internal(set) var isDisabled: Bool
+    /// The id and manager of the enclosing `.widget(_:in:)`, where events are also sent.
+    public internal(set) var widget: (id: String, manager: WidgetManager)?
+    /// Event handlers installed with `.onEvent`, by event type.
+    var eventHandlers: [ObjectIdentifier: Any] = [:]
+    /// The tree that keeps widget state between frames.
+    public let tree: ViewTree
 
     init(tree: ViewTree, id: ViewID = .root) {
         self.tree = tree
         self.id = id
         self.axis = nil
         self.style = .plain
+        self.theme = tree.theme
+        self.isDisabled = false
+        self.widget = nil
+    }
+
+    /// What a widget calls to send one of its events: to the `.onEvent` handlers around it and,
+    /// when it carries a `.widget` id, to the manager's subscribers.
+    ///
+    /// ```swift
+    /// let emit = context.emitter(TextFieldEvent.self)
+    /// emit(.submitted(text))
+    /// ```
+    public func emitter<Event: Sendable>(_ type: Event.Type = Event.self) -> EventEmitter<Event> {
+        EventEmitter(local: eventHandlers[ObjectIdentifier(type)] as? @MainActor (Event) -> Void, widget: widget)
+    }
+
+    /// A widget's own state kept between frames under this context's id (a text field's cursor,
+    /// a list's scroll offset). Keep the returned box: reads and writes go straight to the tree.
+    public func stateBox<T>(_ initial: @autoclosure () -> T) -> WidgetStateBox<T> {
+        tree.stateBox(for: id, initial: initial())
     }
 
     func child(_ index: Int) -> ResolveContext {
@@ -120,4 +150,27 @@ public protocol FocusableNode: Node {
     func handleKey(_ key: KeyEvent) -> Bool
     /// Handles a mouse event inside the node's frame; returns false to pass it on.
     func handleMouse(_ mouse: MouseEvent) -> Bool
+    /// Handles pasted text (bracketed paste); returns false to pass it on. Only text-taking
+    /// widgets take it: pasted text never triggers key bindings.
+    func handlePaste(_ text: String) -> Bool
+    /// True for widgets that take typed text: while one has focus, printable keys are text,
+    /// not commands.
+    var takesTextInput: Bool { get }
+}
+
+extension FocusableNode {
+    public func handlePaste(_ text: String) -> Bool { false }
+    public var takesTextInput: Bool { false }
+}
+
+/// Sends a widget's events to the `.onEvent` handlers around it and to its manager's subscribers.
+@MainActor
+public struct EventEmitter<Event: Sendable> {
+    let local: (@MainActor (Event) -> Void)?
+    let widget: (id: String, manager: WidgetManager)?
+
+    public func callAsFunction(_ event: Event) {
+        local?(event)
+        if let widget { widget.manager.send(event, from: widget.id) }
+    }
 }

@@ -19,12 +19,28 @@ public final class ViewTree {
     private var root: Node?
     /// The focused widget, if any. New trees focus the first focusable widget.
     public private(set) var focusedID: ViewID?
+    /// The theme's styles views draw with (a host sets it from its theme and the terminal).
+    public var theme: ResolvedTheme = .standard
+    /// Whether `.widget(_:in:transition:)` animates showing and hiding. Off unless a host turns
+    /// it on (the demo does, except under `--no-animation`), so tests see final states at once.
+    public var animationsEnabled = false
+    /// The frame clock's time for the frame being drawn (transitions read it).
+    public private(set) var frameTime = ContinuousClock.now
+    /// Set while drawing when something is mid-animation: the host draws again a frame later.
+    public private(set) var needsAnimationFrame = false
+    /// Replaces the clock (tests step through a transition with it).
+    public var clock: @MainActor () -> ContinuousClock.Instant = { ContinuousClock.now }
 
     public init() {}
+
+    /// Asks for another frame soon (a transition or other animation is in progress).
+    public func requestAnimationFrame() { needsAnimationFrame = true }
 
     /// Evaluates `view`, lays it out in `rect` and draws it on `canvas`.
     /// - Parameter isActive: whether this pane has the keyboard; focus is only shown when it has.
     public func render<V: View>(_ view: V, in rect: Rect, on canvas: inout Canvas, isActive: Bool = true) {
+        frameTime = clock()
+        needsAnimationFrame = false
         let node = view.makeSingleNode(ResolveContext(tree: self))
         node.place(in: rect)
         root = node
@@ -38,15 +54,38 @@ public final class ViewTree {
     }
 
     private func collectFocusables(_ node: Node) {
+        // Disabled widgets take neither focus nor input; hidden ones have no nodes at all.
+        if node is DisabledNode { return }
         if let f = node as? any FocusableNode { focusables.append(f) }
         for child in node.children { collectFocusables(child) }
+    }
+
+    /// Sends pasted text to the focused widget; false if it does not take text.
+    @discardableResult
+    public func handlePaste(_ text: String) -> Bool {
+        focusedWidget?.handlePaste(text) ?? false
+    }
+
+    /// Whether the focused widget takes typed text (then printable keys are not commands).
+    public var focusedWidgetTakesText: Bool { focusedWidget?.takesTextInput ?? false }
+
+    private var focusedWidget: (any FocusableNode)? {
+        guard let id = focusedID else { return nil }
+        return focusables.first { $0.focusID == id }
+    }
+
+    /// Focuses the widget with this identity if it is in the last frame; false if not.
+    @discardableResult
+    public func focus(_ id: ViewID) -> Bool {
+        guard focusables.contains(where: { $0.focusID == id }) else { return false }
+        focusedID = id
+        return true
     }
 
     /// Sends a key to the focused widget; false if it did not take it.
     @discardableResult
     public func handleKey(_ key: KeyEvent) -> Bool {
-        guard let id = focusedID, let focused = focusables.first(where: { $0.focusID == id }) else { return false }
-        return focused.handleKey(key)
+        focusedWidget?.handleKey(key) ?? false
     }
 
     /// Sends a mouse event to the widget under it (a press also focuses it); false if none took it.
@@ -91,4 +130,20 @@ public final class ViewTree {
     public func setWidgetState<T>(_ value: T, for id: ViewID) {
         widgetStates[id] = value
     }
+
+    /// A box for a widget's state, made on first use and kept between frames (and while the widget
+    /// is hidden). Reads and writes through the box skip the dictionary.
+    public func stateBox<T>(for id: ViewID, initial: @autoclosure () -> T) -> WidgetStateBox<T> {
+        if let box = widgetStates[id] as? WidgetStateBox<T> { return box }
+        let box = WidgetStateBox(initial())
+        widgetStates[id] = box
+        return box
+    }
+}
+
+/// A widget's own state between frames (see `ResolveContext.stateBox`).
+@MainActor
+public final class WidgetStateBox<T> {
+    public var value: T
+    init(_ value: T) { self.value = value }
 }

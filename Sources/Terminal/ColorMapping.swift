@@ -9,9 +9,14 @@
 /// ColorMapping.number(for: .indexed(196), support: .basic8)        // 1 (red)
 /// ```
 public enum ColorMapping {
-    public static func number(for color: Color, support: NcursesTerminal.ColorSupport) -> Int32 {
+    public static func number(for color: Color, support: ColorSupport) -> Int32 {
         switch (color.kind, support) {
         case (.default, _), (_, .none): return -1
+        // Direct colour: numbers below 8 are the basic colours, every other number is 0xRRGGBB.
+        case (.ansi(let c), .truecolor) where c.rawValue < 8: return Int32(c.rawValue)
+        case (.ansi(let c), .truecolor): return packed(rgb(ofIndex: c.rawValue))
+        case (.indexed(let i), .truecolor): return i < 8 ? Int32(i) : packed(rgb(ofIndex: i))
+        case (.rgb(let r, let g, let b), .truecolor): return packed((r, g, b))
         // Bright black ("gray") has no 8-colour counterpart that stays readable: black would vanish
         // on a dark background, so it falls back to the default colour.
         case (.ansi(.brightBlack), .basic8): return -1
@@ -61,6 +66,12 @@ public enum ColorMapping {
             let v = UInt8(8 + 10 * (Int(i) - 232))
             return (v, v, v)
         }
+    }
+
+    /// 0xRRGGBB, nudged off 1–7 (which a direct-colour terminal reads as basic colours).
+    private static func packed(_ c: (UInt8, UInt8, UInt8)) -> Int32 {
+        let value = Int32(c.0) << 16 | Int32(c.1) << 8 | Int32(c.2)
+        return value > 0 && value < 8 ? 8 : value
     }
 
     private static func basic(_ c: (UInt8, UInt8, UInt8), colors: Int) -> Int32 {

@@ -27,7 +27,11 @@ public final class HeadlessTerminal: Terminal {
     private var handler: (@MainActor (Event) -> Void)?
     private var previous: Canvas?
 
-    public init(width: Int, height: Int) {
+    /// The colours a theme may use; tests set it to check the fallbacks.
+    public var colorSupport: ColorSupport
+
+    public init(width: Int, height: Int, colorSupport: ColorSupport = .palette256) {
+        self.colorSupport = colorSupport
         size = Size(width: width, height: height)
         screen = Canvas(size: size)
     }

@@ -20,10 +20,6 @@ import Darwin
 /// ```
 @MainActor
 public final class NcursesTerminal: Terminal {
-    /// How colours can be shown on this terminal.
-    public enum ColorSupport: Sendable, Equatable {
-        case none, basic8, basic16, palette256
-    }
 
     public private(set) var size = Size.zero
     public private(set) var colorSupport = ColorSupport.none
@@ -77,7 +73,7 @@ public final class NcursesTerminal: Terminal {
         let delayMs = Int32(escapeDelay.components.attoseconds / 1_000_000_000_000_000 + escapeDelay.components.seconds * 1000)
         let colors = ak_start(wantsColor ? 1 : 0, delayMs)
         guard colors >= 0 else { throw TerminalError("ncurses could not start on this terminal") }
-        colorSupport = colors >= 256 ? .palette256 : colors >= 16 ? .basic16 : colors >= 8 ? .basic8 : .none
+        colorSupport = colors >= 0x1000000 ? .truecolor : colors >= 256 ? .palette256 : colors >= 16 ? .basic16 : colors >= 8 ? .basic8 : .none
         ak_enable_modes()
         running = true
         size = Size(width: Int(ak_cols()), height: Int(ak_lines()))

@@ -16,6 +16,8 @@
 public protocol Terminal: AnyObject {
     /// The screen size in cells.
     var size: Size { get }
+    /// How many colours the screen can show (known once started); themes pick their palette by it.
+    var colorSupport: ColorSupport { get }
     /// Takes over the screen and starts delivering events, on the main actor, to `handler`.
     func start(_ handler: @escaping @MainActor (Event) -> Void) throws
     /// Shows a frame, writing only the cells that differ from the previously presented one.
@@ -25,6 +27,21 @@ public protocol Terminal: AnyObject {
     /// Hands the terminal back to the shell and stops the process (Ctrl-Z); on `fg` it takes the
     /// screen again and repaints the last frame.
     func suspend()
+}
+
+/// How colours can be shown on a terminal, from none (monochrome, or `NO_COLOR`) to 24-bit.
+///
+/// ```swift
+/// let theme = Theme.dark.resolved(for: terminal.colorSupport)
+/// ```
+public enum ColorSupport: Sendable, Equatable, Comparable, CaseIterable {
+    /// No colour: styles keep their attributes (bold, reverse…) only.
+    case none
+    case basic8
+    case basic16
+    case palette256
+    /// 24-bit colour (a direct-colour terminal type such as `xterm-direct`).
+    case truecolor
 }
 
 /// Why a terminal could not be started. The message says what to do.

@@ -1,5 +1,6 @@
 import AppletKit
 import AppletState
+import AppletUI
 import ArgumentParser
 import CounterApplet
 import DashboardApplet
@@ -29,7 +30,16 @@ struct AppletKitCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Log detail: trace, debug (state changes), info, notice, warning, error or critical.", valueName: "level"))
     var logLevel: String = "info"
 
+    @Option(name: .long, help: ArgumentHelp("Colour theme: dark or light.", valueName: "name"))
+    var theme: String = "dark"
+
+    @Flag(name: .long, help: "Show and hide widgets at once, without transitions.")
+    var noAnimation = false
+
     mutating func validate() throws {
+        guard Theme.builtIn[theme] != nil else {
+            throw ValidationError("unknown theme '\(theme)'; use one of: \(Theme.builtIn.keys.sorted().joined(separator: ", "))")
+        }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("unknown log level '\(logLevel)'; use one of: \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -40,7 +50,7 @@ struct AppletKitCommand: AsyncParsableCommand {
         let storage = stateDir.map { StorageConfiguration(appID: "appletkit", directory: Self.absolute($0)) } ?? .standard(appID: "appletkit")
         Application.shared.storage = storage
         AppletLogging.bootstrap(directory: storage.directory, appID: "appletkit", level: Logger.Level(rawValue: logLevel) ?? .info)
-        try await Self.launch(tab: tab)
+        try await Self.launch(tab: tab, theme: Theme.builtIn[theme] ?? .dark, animations: !noAnimation)
     }
 
     static func absolute(_ path: String) -> String {
@@ -48,7 +58,7 @@ struct AppletKitCommand: AsyncParsableCommand {
     }
 
     @MainActor
-    static func launch(tab: String?) async throws {
+    static func launch(tab: String?, theme: Theme, animations: Bool) async throws {
         let tabs = [
             Tab(CounterApplet()),
             Tab(DashboardApplet()),
@@ -63,7 +73,7 @@ struct AppletKitCommand: AsyncParsableCommand {
             initial = index
         }
         do {
-            let host = try AppletHost(tabs: tabs, initialTab: initial)
+            let host = try AppletHost(tabs: tabs, initialTab: initial, theme: theme, animations: animations)
             try await host.run()
             if let signal = host.terminationSignal { throw ExitCode(128 + signal) }
         } catch let error as TerminalError {
