@@ -62,7 +62,15 @@ public struct WidgetManager: Sendable, Hashable {
 
     /// The store entry with every widget's state (observed like any state: views that read it redraw).
     public var states: State<[String: WidgetState]> {
-        Application.current.state(initial: initial, feature: "Widgets", id: scope)
+        let states = Application.current.state(initial: initial, feature: "Widgets", id: scope)
+        // Another declaration of this scope may have reached the store first: add what it lacked.
+        if !initial.isEmpty {
+            let known = states.value
+            if initial.keys.contains(where: { known[$0] == nil }) {
+                states.modify { all in for (id, state) in initial where all[id] == nil { all[id] = state } }
+            }
+        }
+        return states
     }
 
     var registry: WidgetEventRegistry {

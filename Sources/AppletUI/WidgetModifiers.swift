@@ -188,12 +188,14 @@ final class TransitionNode: DisabledNode {
     }
 
     private func shownHeight(_ full: Int) -> Int {
-        revealed >= 1 ? full : max(revealed > 0 ? 1 : 0, Int((Double(full) * revealed).rounded(.up)))
+        revealed >= 1 || full == 0 ? full : max(revealed > 0 ? 1 : 0, Int((Double(full) * revealed).rounded(.up)))
     }
 
     override func sizeThatFits(_ proposal: ProposedSize) -> Size {
-        let full = child.measure(proposal)
-        return Size(width: full.width, height: shownHeight(full.height))
+        // A fraction of the rows the widget would have at this width, whatever height is offered.
+        let full = child.measure(ProposedSize(width: proposal.width, height: nil))
+        let height = min(shownHeight(min(full.height, unboundedLength)), proposal.height ?? Int.max)
+        return Size(width: full.width, height: max(0, height))
     }
 
     override func place(in rect: Rect) {
