@@ -20,9 +20,16 @@ let package = Package(
         .target(name: "CNcursesShim", dependencies: ["CNcurses"], path: "Modules/CNcursesShim"),
         .target(name: "Terminal", dependencies: ["CNcursesShim"], path: "Modules/Terminal"),
         .target(name: "AppletUI", dependencies: ["Terminal", "AppletState"], path: "Modules/AppletUI"),
+        .target(name: "Applet", dependencies: ["AppletUI", "AppletState", "Terminal"], path: "Modules/Applet"),
+        .target(name: "AppletKit", dependencies: [
+            "Applet", "AppletUI", "AppletState", "Terminal", .product(name: "Logging", package: "swift-log"),
+        ], path: "Modules/AppletKit"),
         .executableTarget(
             name: "UIBenchmarks",
-            dependencies: ["AppletUI", "Terminal", "AppletState", .product(name: "Benchmark", package: "benchmark")],
+            dependencies: [
+                "AppletKit", "Applet", "AppletUI", "Terminal", "AppletState",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
             path: "UIBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),

@@ -98,9 +98,16 @@ public final class AppletHost {
         isRunning = true
         // Colours are known only once the terminal has started.
         let resolved = theme.resolved(for: terminal.colorSupport)
-        for tree in trees.joined() {
-            tree.theme = resolved
-            tree.animationsEnabled = animationsEnabled
+        for (tab, panes) in trees.enumerated() {
+            for tree in panes {
+                tree.theme = resolved
+                tree.animationsEnabled = animationsEnabled
+                // State a pane read changed: only a pane on screen needs a frame.
+                tree.onInvalidate = { [weak self] in
+                    guard let self, tab == self.selectedTab else { return }
+                    self.setNeedsDisplay()
+                }
+            }
         }
         needsDisplay = true
         renderIfNeeded()
@@ -238,6 +245,13 @@ public final class AppletHost {
         }
     }
 
+    /// Evaluates every pane of the selected tab again on the next frame, whether or not the state
+    /// it read changed (for views that draw from something the store does not track).
+    public func redrawAll() {
+        for tree in trees[selectedTab] { tree.invalidate() }
+        setNeedsDisplay()
+    }
+
     /// Draws a frame now if anything changed since the last one (tests call this after events).
     public func renderIfNeeded() {
         guard needsDisplay, isRunning else { return }
@@ -265,23 +279,44 @@ public final class AppletHost {
         _ = drawFrame()
     }
 
+    /// The last frame, kept so that panes whose state did not change are not drawn again.
+    private var frame = Canvas(size: .zero)
+    /// What the chrome around the panes looked like last frame; when it changes, every pane of
+    /// the tab is drawn again (the help overlay and status line sit over panes).
+    private var lastChrome: Chrome?
+    private struct Chrome: Equatable {
+        var size: Size
+        var tab: Int
+        var help: Bool
+        var status: String?
+    }
+
     private func drawFrame() -> Canvas {
-        var canvas = Canvas(size: terminal.size)
         let changesBefore = application.changes
-        // Whatever state the frame reads is observed: a change to it schedules the next frame,
-        // from whichever thread made it. State nobody on screen read redraws nothing.
+        let chrome = Chrome(size: terminal.size, tab: selectedTab, help: isShowingHelp, status: status?.message)
+        if chrome != lastChrome {
+            frame = Canvas(size: terminal.size)
+            for tree in trees[selectedTab] { tree.invalidate() }
+        }
+        // Each pane tracks the state it reads (ViewTree.renderIfNeeded): a change to it redraws that
+        // pane alone, from whichever thread made it. The chrome's own reads (commands in the
+        // footer, store issues) are observed here.
         withObservationTracking {
-            Application.withCurrent(application) { draw(on: &canvas) }
+            Application.withCurrent(application) { draw(on: &frame) }
         } onChange: { [weak self] in
             DispatchQueue.main.async { MainActor.assumeIsolated { self?.setNeedsDisplay() } }
         }
+        lastChrome = Chrome(size: terminal.size, tab: selectedTab, help: isShowingHelp, status: status?.message)
         renderedTab = selectedTab
         if trees[selectedTab].contains(where: \.needsAnimationFrame) { scheduleAnimationFrame() }
         // A change on another thread while the frame was evaluated is in neither the frame nor the
         // observation that starts only now: draw once more. (The store tells observers only after
         // a value is stored, so a redraw they trigger never reads the old value.)
-        if application.changes != changesBefore { setNeedsDisplay() }
-        return canvas
+        if application.changes != changesBefore {
+            for tree in trees[selectedTab] { tree.invalidate() }
+            setNeedsDisplay()
+        }
+        return frame
     }
 
     private var tabBarHits: [Range<Int>] = []
@@ -298,7 +333,7 @@ public final class AppletHost {
         let rects = paneRects(in: size)
         let tab = tabs[selectedTab]
         for (i, applet) in tab.panes.enumerated() {
-            trees[selectedTab][i].render(applet, in: rects[i], on: &canvas, isActive: i == focusedPane[selectedTab])
+            trees[selectedTab][i].renderIfNeeded(applet, in: rects[i], on: &canvas, isActive: i == focusedPane[selectedTab])
         }
         drawSplitLines(rects, on: &canvas)
         drawFooter(on: &canvas)
@@ -417,6 +452,7 @@ public final class AppletHost {
     private func drawFooter(on canvas: inout Canvas) {
         let y = canvas.size.height - 1
         let width = canvas.size.width
+        canvas.fill(Rect(x: 0, y: y, width: width, height: 1))
         let items = activeBindings
         func length(_ item: (key: String, title: String, applet: Bool)) -> Int { item.key.terminalWidth + 1 + item.title.terminalWidth + 2 }
         let kept = items.suffix(2)

@@ -1,4 +1,8 @@
 import AppletState
+import Dispatch
+import Foundation
+import Observation
+import Synchronization
 import Terminal
 
 /// Renders a view into a region of a canvas and keeps what its widgets need between frames:
@@ -33,6 +37,63 @@ public final class ViewTree {
 
     public init() {}
 
+    // MARK: Incremental frames
+
+    /// Called (on the main actor) when something this tree drew from has changed: state it read,
+    /// or its own focus and widget state after input. A host schedules a frame.
+    public var onInvalidate: (@MainActor () -> Void)?
+    /// Whether the next `renderIfNeeded` must evaluate the view again.
+    public private(set) var needsRender = true
+    private var lastPlacement: (rect: Rect, isActive: Bool, theme: ResolvedTheme)?
+    /// Set from any thread when state the last render read changed.
+    private let stateChanged = ChangeFlag()
+
+    /// Marks the tree as needing a new evaluation (state it read changed, or input changed it).
+    public func invalidate() {
+        guard !needsRender else { return }
+        needsRender = true
+        onInvalidate?()
+    }
+
+    /// Draws `view` only if something it depends on changed since the last call: the state it read
+    /// (tracked with Observation), input handled by its widgets, its rectangle, activity or theme.
+    /// Otherwise the canvas keeps what this tree drew there last, and nothing is evaluated: a
+    /// change in one pane costs that pane alone. Returns whether it drew.
+    ///
+    /// ```swift
+    /// tree.onInvalidate = { host.setNeedsDisplay() }
+    /// tree.renderIfNeeded(applet, in: paneRect, on: &frame)   // draws
+    /// tree.renderIfNeeded(applet, in: paneRect, on: &frame)   // nothing changed: no work
+    /// ```
+    @discardableResult
+    public func renderIfNeeded<V: View>(_ view: V, in rect: Rect, on canvas: inout Canvas, isActive: Bool = true) -> Bool {
+        if stateChanged.value.exchange(false, ordering: .acquiring) { needsRender = true }
+        if !needsRender, let last = lastPlacement, last.rect == rect, last.isActive == isActive, last.theme == theme {
+            return false
+        }
+        needsRender = false
+        lastPlacement = (rect, isActive, theme)
+        canvas.fill(rect, with: .blank())
+        withObservationTracking {
+            render(view, in: rect, on: &canvas, isActive: isActive)
+        } onChange: { [weak self, stateChanged] in
+            // Stores tell observers after the value is stored, on the thread that set it. The flag
+            // is seen by the very next render, even one in the same turn; the hop schedules one.
+            stateChanged.value.store(true, ordering: .releasing)
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    // Unless a render in the meantime already took the change in.
+                    guard let self, self.stateChanged.value.exchange(false, ordering: .acquiring) else { return }
+                    self.needsRender = false
+                    self.invalidate()
+                }
+            }
+        }
+        // Something is animating: draw again on the next frame.
+        if needsAnimationFrame { needsRender = true }
+        return true
+    }
+
     /// Asks for another frame soon (a transition or other animation is in progress).
     public func requestAnimationFrame() { needsAnimationFrame = true }
 
@@ -63,7 +124,9 @@ public final class ViewTree {
     /// Sends pasted text to the focused widget; false if it does not take text.
     @discardableResult
     public func handlePaste(_ text: String) -> Bool {
-        focusedWidget?.handlePaste(text) ?? false
+        let taken = focusedWidget?.handlePaste(text) ?? false
+        if taken { invalidate() }
+        return taken
     }
 
     /// Whether the focused widget takes typed text (then printable keys are not commands).
@@ -78,22 +141,29 @@ public final class ViewTree {
     @discardableResult
     public func focus(_ id: ViewID) -> Bool {
         guard focusables.contains(where: { $0.focusID == id }) else { return false }
-        focusedID = id
+        if focusedID != id { focusedID = id; invalidate() }
         return true
     }
 
     /// Sends a key to the focused widget; false if it did not take it.
     @discardableResult
     public func handleKey(_ key: KeyEvent) -> Bool {
-        focusedWidget?.handleKey(key) ?? false
+        let taken = focusedWidget?.handleKey(key) ?? false
+        if taken { invalidate() }
+        return taken
     }
 
     /// Sends a mouse event to the widget under it (a press also focuses it); false if none took it.
     @discardableResult
     public func handleMouse(_ mouse: MouseEvent) -> Bool {
         guard let target = focusables.last(where: { $0.frame.contains(mouse.position) }) else { return false }
-        if case .press = mouse.kind { focusedID = target.focusID }
-        return target.handleMouse(mouse)
+        if case .press = mouse.kind, focusedID != target.focusID {
+            focusedID = target.focusID
+            invalidate()
+        }
+        let taken = target.handleMouse(mouse)
+        if taken { invalidate() }
+        return taken
     }
 
     /// Moves focus to the next (or previous) focusable widget. At the last (or first) one it wraps
@@ -109,12 +179,14 @@ public final class ViewTree {
             next = (next + focusables.count) % focusables.count
         }
         focusedID = focusables[next].focusID
+        invalidate()
         return true
     }
 
     /// Focuses the first (or last) focusable widget.
     public func focusEdge(first: Bool) {
         focusedID = (first ? focusables.first : focusables.last)?.focusID
+        invalidate()
     }
 
     /// Whether any widget can take focus in the last frame.
@@ -146,4 +218,9 @@ public final class ViewTree {
 public final class WidgetStateBox<T> {
     public var value: T
     init(_ value: T) { self.value = value }
+}
+
+/// A flag set from any thread (by an observation's change callback) and taken on the main actor.
+final class ChangeFlag: Sendable {
+    let value = Atomic<Bool>(false)
 }

@@ -179,6 +179,20 @@ public struct Canvas: Hashable, Sendable {
         return out
     }
 
+    /// Makes this canvas equal to the one `changes` were computed from (`new.changes(since: self)`),
+    /// touching only the changed cells. A terminal keeps its copy of the screen this way, so
+    /// the frame it was given is never shared and never copied.
+    public mutating func apply(_ changes: [Change]) {
+        let w = size.width
+        cells.withUnsafeMutableBufferPointer { cells in
+            for change in changes {
+                let i = change.position.y * w + change.position.x
+                cells[i] = change.cell
+                if change.cell.width == 2, change.position.x + 1 < w { cells[i + 1] = .continuation(change.cell.style) }
+            }
+        }
+    }
+
     // MARK: Reading back (tests, snapshots)
 
     /// The text of one row, wide characters once, trailing spaces trimmed.

@@ -25,7 +25,8 @@ public final class HeadlessTerminal: Terminal {
     public private(set) var suspendCount = 0
 
     private var handler: (@MainActor (Event) -> Void)?
-    private var previous: Canvas?
+    /// Whether a frame was presented (the screen is then what the next one is diffed against).
+    private var hasFrame = false
 
     /// The colours a theme may use; tests set it to check the fallbacks.
     public var colorSupport: ColorSupport
@@ -42,11 +43,17 @@ public final class HeadlessTerminal: Terminal {
     }
 
     public func present(_ canvas: Canvas) {
-        let changes = canvas.changes(since: previous)
+        let changes = canvas.changes(since: hasFrame ? screen : nil)
         lastWriteCount = changes.count
         frameCount += 1
-        screen = canvas
-        previous = canvas
+        // Keep a copy of our own, updated cell by cell: holding on to the caller's frame would make
+        // its next edit copy the whole screen.
+        if hasFrame, screen.size == canvas.size {
+            screen.apply(changes)
+        } else {
+            screen = canvas
+        }
+        hasFrame = true
     }
 
     public func stop() {

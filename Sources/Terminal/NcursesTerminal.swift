@@ -92,7 +92,15 @@ public final class NcursesTerminal: Terminal {
     public func present(_ canvas: Canvas) {
         guard running else { return }
         let changes = canvas.changes(since: previous)
-        previous = canvas
+        // Our copy is updated cell by cell, so the caller's frame is never shared (its next edit
+        // would otherwise copy the whole screen).
+        if var kept = previous, kept.size == canvas.size {
+            previous = nil
+            kept.apply(changes)
+            previous = kept
+        } else {
+            previous = canvas
+        }
         guard !changes.isEmpty else { return }
         for change in changes { put(change) }
         ak_refresh()
