@@ -1,0 +1,208 @@
+import AppletState
+import Terminal
+
+/// What a `LogView` reports: following the tail was turned off (the user scrolled up) or on
+/// again (`End`, or scrolled back to the bottom).
+public enum LogViewEvent: Sendable, Equatable {
+    case followChanged(Bool)
+}
+
+/// Lines of a log that follows the tail: it shows the last lines that fit and stays at the
+/// bottom as lines arrive. Only the lines on screen are read, so a log of a million lines costs
+/// what a screenful costs.
+///
+/// Scrolling up (`↑`/`k`, `PgUp`, `Home`/`g`, the wheel) stops following: the view stays on the
+/// same lines as more arrive, and the bottom row says how many have arrived since, in the
+/// theme's accent style: `↓ 12 new lines (End to follow)`. `End`/`G`, or scrolling back down to
+/// the bottom (`↓`/`j`, `PgDn`, the wheel), follows again. Long lines are cut with `…` (no wrap);
+/// control characters such as tabs are not drawn.
+///
+/// Whether it follows is the `follow` binding when given (so the applet can show or set it),
+/// otherwise the view's own state, starting on. The log keeps whatever `lines` it is given:
+/// capping the scrollback (keeping, say, the last 10,000 lines) is the data owner's job. Lines
+/// are counted from the first, so when the owner drops old lines from the front, a view that is
+/// not following shows the lines that move into its place.
+///
+/// ```swift
+/// @AppState(\.buildLog) var log              // [String], capped by the code that appends
+/// LogView(lines: log)
+///
+/// // A ring buffer or file index: lines are asked for only while on screen.
+/// LogView(count: journal.count, follow: $following) { index in journal.line(index) }
+///     .onEvent { (event: LogViewEvent) in
+///         if case .followChanged(let on) = event { status = on ? "live" : "paused" }
+///     }
+/// ```
+public struct LogView: View {
+    public typealias Body = Never
+    let count: Int
+    let follow: Binding<Bool>?
+    let line: @MainActor (Int) -> String
+
+    /// A log of `lines`; `follow` (optional) holds whether it follows the tail.
+    public init(lines: [String], follow: Binding<Bool>? = nil) {
+        self.count = lines.count
+        self.follow = follow
+        self.line = { lines[$0] }
+    }
+
+    /// A log of `count` lines read with `line(index)`, only for the lines on screen.
+    public init(count: Int, follow: Binding<Bool>? = nil, line: @escaping @MainActor (_ index: Int) -> String) {
+        self.count = max(0, count)
+        self.follow = follow
+        self.line = line
+    }
+
+    public func _makeNodes(_ context: ResolveContext, into nodes: inout [Node]) {
+        nodes.append(LogViewNode(
+            id: context.id, count: count, follow: follow, line: line, state: context.stateBox(LogViewState()),
+            emit: context.emitter(LogViewEvent.self), style: context.style,
+            indicatorStyle: context.style.merged(with: context.theme[.accent])))
+    }
+}
+
+/// What a log view keeps between frames.
+struct LogViewState {
+    /// Whether it follows the tail (when there is no `follow` binding).
+    var following = true
+    /// The first line shown.
+    var top = 0
+    /// The number of lines when it last followed: lines after it are "new".
+    var seen = 0
+}
+
+final class LogViewNode: Node, FocusableNode {
+    let focusID: ViewID
+    let count: Int
+    let follow: Binding<Bool>?
+    let line: @MainActor (Int) -> String
+    let state: WidgetStateBox<LogViewState>
+    let emit: EventEmitter<LogViewEvent>
+    let style: Style
+    let indicatorStyle: Style
+    var isFocused = false
+
+    init(id: ViewID, count: Int, follow: Binding<Bool>?, line: @escaping @MainActor (Int) -> String,
+         state: WidgetStateBox<LogViewState>, emit: EventEmitter<LogViewEvent>, style: Style, indicatorStyle: Style) {
+        self.focusID = id
+        self.count = count
+        self.follow = follow
+        self.line = line
+        self.state = state
+        self.emit = emit
+        self.style = style
+        self.indicatorStyle = indicatorStyle
+    }
+
+    private var isFollowing: Bool { follow?.wrappedValue ?? state.value.following }
+
+    private func setFollowing(_ on: Bool) {
+        guard on != isFollowing else { return }
+        if let follow { follow.wrappedValue = on } else { state.value.following = on }
+        if on { state.value.seen = count }
+        emit(.followChanged(on))
+    }
+
+    /// Rows of lines: all of them while following; one fewer when the indicator is shown
+    /// (unless there is only one row).
+    private func lineRows(following: Bool) -> Int {
+        following || frame.height < 2 ? max(0, frame.height) : frame.height - 1
+    }
+
+    override func sizeThatFits(_ proposal: ProposedSize) -> Size {
+        // Greedy like List: ideally 40 columns and up to 10 rows.
+        Size(width: min(max(0, proposal.width ?? 40), unboundedLength),
+             height: min(max(0, proposal.height ?? min(count, 10)), unboundedLength))
+    }
+
+    override func place(in rect: Rect) {
+        frame = rect
+        if isFollowing {
+            state.value.top = max(0, count - rect.height)
+            state.value.seen = count
+        } else {
+            state.value.top = max(0, min(state.value.top, count - lineRows(following: false)))
+        }
+    }
+
+    override func draw(in canvas: inout Canvas, clip: Rect) {
+        let area = clip.intersection(frame)
+        guard !area.isEmpty else { return }
+        let following = isFollowing
+        let top = state.value.top
+        let rows = lineRows(following: following)
+        let room = frame.width
+        for i in 0..<rows {
+            let index = top + i
+            guard index < count else { break }
+            let text = line(index)
+            let shown = text.terminalWidth <= room ? text : text.truncated(toColumns: room, ellipsis: true)
+            canvas.write(shown, at: Point(x: frame.minX, y: frame.minY + i), style: style, clip: area)
+        }
+        if !following, frame.height >= 2 {
+            let fresh = max(0, count - state.value.seen)
+            let text: String
+            switch fresh {
+            case 0: text = "↓ paused (End to follow)"
+            case 1: text = "↓ 1 new line (End to follow)"
+            default: text = "↓ \(fresh) new lines (End to follow)"
+            }
+            let y = frame.maxY - 1
+            canvas.fill(Rect(x: frame.minX, y: y, width: frame.width, height: 1).intersection(area), with: .blank(indicatorStyle))
+            let shown = text.terminalWidth <= room ? text : text.truncated(toColumns: room, ellipsis: true)
+            canvas.write(shown, at: Point(x: frame.minX, y: y), style: indicatorStyle, clip: area)
+        }
+    }
+
+    // MARK: Input
+
+    /// Scrolls by `delta` lines (negative: up). Scrolling up stops following; reaching the
+    /// bottom follows again.
+    private func scroll(by delta: Int) {
+        if isFollowing {
+            // Nothing above the screen: nothing to scroll to, keep following.
+            guard delta < 0, count > frame.height else { return }
+            state.value.top = max(0, state.value.top + delta)
+            setFollowing(false)
+        } else {
+            let top = state.value.top + delta
+            if top + lineRows(following: false) >= count {
+                setFollowing(true)
+                state.value.top = max(0, count - frame.height)
+            } else {
+                state.value.top = max(0, top)
+            }
+        }
+    }
+
+    private var page: Int { max(1, lineRows(following: false)) }
+
+    func handleKey(_ key: KeyEvent) -> Bool {
+        guard key.modifiers.subtracting(.shift).isEmpty else { return false }
+        switch key.code {
+        case .up, .char("k"): scroll(by: -1)
+        case .down, .char("j"): scroll(by: 1)
+        case .pageUp: scroll(by: -page)
+        case .pageDown: scroll(by: page)
+        case .home, .char("g"):
+            guard count > frame.height || !isFollowing else { break }
+            state.value.top = 0
+            setFollowing(false)
+        case .end, .char("G"):
+            setFollowing(true)
+            state.value.top = max(0, count - frame.height)
+        default:
+            return false
+        }
+        return true
+    }
+
+    func handleMouse(_ mouse: MouseEvent) -> Bool {
+        switch mouse.kind {
+        case .scrollUp: scroll(by: -3)
+        case .scrollDown: scroll(by: 3)
+        default: return false
+        }
+        return true
+    }
+}

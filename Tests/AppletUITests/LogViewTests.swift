@@ -1,0 +1,175 @@
+import Synchronization
+import Testing
+@testable import AppletUI
+
+/// A value held outside the log view, as the store would hold it.
+private final class LogValue<T: Sendable>: Sendable {
+    let storage: Mutex<T>
+    init(_ value: T) { storage = Mutex(value) }
+    var value: T { storage.withLock { $0 } }
+    func set(_ value: T) { storage.withLock { $0 = value } }
+    var binding: Binding<T> { Binding(get: { self.storage.withLock { $0 } }, set: { v in self.storage.withLock { $0 = v } }) }
+}
+
+private func logLines(_ count: Int) -> [String] { (0..<count).map { "line \($0)" } }
+
+@Suite("LogView")
+@MainActor
+struct LogViewTests {
+    @Test func followsTheTail() {
+        let tree = ViewTree()
+        var canvas = render(LogView(lines: logLines(20)), width: 20, height: 5, tree: tree)
+        #expect(canvas.lines == ["line 15", "line 16", "line 17", "line 18", "line 19"])
+        canvas = render(LogView(lines: logLines(25)), width: 20, height: 5, tree: tree)
+        #expect(canvas.lines == ["line 20", "line 21", "line 22", "line 23", "line 24"])
+        // Fewer lines than rows: from the top.
+        #expect(render(LogView(lines: logLines(2)), width: 20, height: 4).lines == ["line 0", "line 1", "", ""])
+    }
+
+    @Test func scrollingUpStopsFollowingAndCountsNewLines() {
+        let tree = ViewTree()
+        var events: [LogViewEvent] = []
+        func view(_ count: Int) -> some View {
+            LogView(lines: logLines(count)).onEvent { (event: LogViewEvent) in events.append(event) }
+        }
+        _ = render(view(20), width: 36, height: 5, tree: tree)
+        #expect(tree.handleKey(KeyEvent(.up)))
+        #expect(events == [.followChanged(false)])
+        var canvas = render(view(20), width: 36, height: 5, tree: tree)
+        #expect(canvas.lines == ["line 14", "line 15", "line 16", "line 17", "↓ paused (End to follow)"])
+        let accent = ResolvedTheme.standard[.accent]
+        #expect(canvas[0, 4].style == accent)
+        #expect(canvas[35, 4].style == accent)
+        // More lines arrive: the view stays on the same lines.
+        canvas = render(view(23), width: 36, height: 5, tree: tree)
+        #expect(canvas.lines == ["line 14", "line 15", "line 16", "line 17", "↓ 3 new lines (End to follow)"])
+        canvas = render(view(21), width: 36, height: 5, tree: tree)
+        #expect(canvas.line(4) == "↓ 1 new line (End to follow)")
+        // End follows again.
+        #expect(tree.handleKey(KeyEvent(.end)))
+        canvas = render(view(24), width: 36, height: 5, tree: tree)
+        #expect(canvas.lines == ["line 19", "line 20", "line 21", "line 22", "line 23"])
+        #expect(events == [.followChanged(false), .followChanged(true)])
+        // Following, End does nothing.
+        tree.handleKey(KeyEvent(.char("G")))
+        #expect(events.count == 2)
+    }
+
+    @Test func scrollingBackToTheBottomFollowsAgain() {
+        let tree = ViewTree()
+        var events: [LogViewEvent] = []
+        let view = LogView(lines: logLines(23)).onEvent { (event: LogViewEvent) in events.append(event) }
+        _ = render(view, width: 36, height: 5, tree: tree)
+        tree.handleKey(KeyEvent(.char("k")))                       // top 17, showing 17...20
+        tree.handleKey(KeyEvent(.pageUp))                          // a page of 4: top 13
+        var canvas = render(view, width: 36, height: 5, tree: tree)
+        #expect(canvas.lines.prefix(4) == ["line 13", "line 14", "line 15", "line 16"])
+        tree.handleKey(KeyEvent(.char("j")))
+        canvas = render(view, width: 36, height: 5, tree: tree)
+        #expect(canvas.line(0) == "line 14")
+        #expect(events == [.followChanged(false)])
+        tree.handleKey(KeyEvent(.pageDown))                        // top 18: showing 18...21
+        #expect(events == [.followChanged(false)])
+        tree.handleKey(KeyEvent(.down))                            // top 19 would show the last line
+        #expect(events == [.followChanged(false), .followChanged(true)])
+        canvas = render(view, width: 36, height: 5, tree: tree)
+        #expect(canvas.lines == ["line 18", "line 19", "line 20", "line 21", "line 22"])
+    }
+
+    @Test func homeAndWheel() {
+        let tree = ViewTree()
+        let view = LogView(lines: logLines(100))
+        _ = render(view, width: 36, height: 5, tree: tree)
+        tree.handleKey(KeyEvent(.char("g")))
+        var canvas = render(view, width: 36, height: 5, tree: tree)
+        #expect(canvas.lines == ["line 0", "line 1", "line 2", "line 3", "↓ paused (End to follow)"])
+        tree.handleKey(KeyEvent(.pageUp))                          // already at the top
+        tree.handleMouse(MouseEvent(kind: .scrollDown, position: Point(x: 0, y: 0)))
+        canvas = render(view, width: 36, height: 5, tree: tree)
+        #expect(canvas.line(0) == "line 3")
+        tree.handleMouse(MouseEvent(kind: .scrollUp, position: Point(x: 0, y: 0)))
+        tree.handleMouse(MouseEvent(kind: .scrollUp, position: Point(x: 0, y: 0)))
+        canvas = render(view, width: 36, height: 5, tree: tree)
+        #expect(canvas.line(0) == "line 0")
+        tree.handleKey(KeyEvent(.home))
+        #expect(!tree.handleKey(KeyEvent(.char("x"))))
+        #expect(!tree.handleKey(KeyEvent(.tab)))
+        #expect(!tree.handleKey(KeyEvent(.escape)))
+        #expect(!tree.handleKey(KeyEvent(.char("c"), modifiers: .ctrl)))
+    }
+
+    @Test func followBinding() {
+        let follow = LogValue(true)
+        let tree = ViewTree()
+        func view(_ count: Int) -> LogView { LogView(lines: logLines(count), follow: follow.binding) }
+        _ = render(view(20), width: 36, height: 4, tree: tree)
+        tree.handleKey(KeyEvent(.up))
+        #expect(follow.value == false)
+        tree.handleKey(KeyEvent(.end))
+        #expect(follow.value == true)
+        // The applet pauses it: the view stays where it was.
+        _ = render(view(20), width: 36, height: 4, tree: tree)
+        follow.set(false)
+        var canvas = render(view(30), width: 36, height: 4, tree: tree)
+        #expect(canvas.lines == ["line 16", "line 17", "line 18", "↓ 10 new lines (End to follow)"])
+        follow.set(true)
+        canvas = render(view(30), width: 36, height: 4, tree: tree)
+        #expect(canvas.lines == ["line 26", "line 27", "line 28", "line 29"])
+    }
+
+    @Test func nothingToScrollKeepsFollowing() {
+        let tree = ViewTree()
+        var events: [LogViewEvent] = []
+        let view = LogView(lines: logLines(3)).onEvent { (event: LogViewEvent) in events.append(event) }
+        _ = render(view, width: 20, height: 5, tree: tree)
+        tree.handleKey(KeyEvent(.up))
+        tree.handleKey(KeyEvent(.home))
+        tree.handleMouse(MouseEvent(kind: .scrollUp, position: Point(x: 0, y: 0)))
+        #expect(events.isEmpty)
+        #expect(render(view, width: 20, height: 5, tree: tree).lines == ["line 0", "line 1", "line 2", "", ""])
+    }
+
+    @Test func onlyVisibleLinesAreRead() {
+        var asked: [Int] = []
+        let tree = ViewTree()
+        let view = LogView(count: 1_000_000) { index in
+            asked.append(index)
+            return "entry \(index)"
+        }
+        var canvas = render(view, width: 20, height: 6, tree: tree)
+        #expect(asked == Array(999_994..<1_000_000))
+        #expect(canvas.line(5) == "entry 999999")
+        asked = []
+        tree.handleKey(KeyEvent(.home))
+        canvas = render(view, width: 20, height: 6, tree: tree)
+        #expect(asked == Array(0..<5))
+        // An array of a million lines draws just as well.
+        let big = (0..<1_000_000).map { "l\($0)" }
+        #expect(render(LogView(lines: big), width: 10, height: 2).lines == ["l999998", "l999999"])
+    }
+
+    @Test func longLinesAreCutNotWrapped() {
+        let lines = ["short", "a very long line that does not fit", "日本語のログメッセージ"]
+        #expect(render(LogView(lines: lines), width: 10, height: 3).lines == ["short", "a very lo…", "日本語の…"])
+    }
+
+    @Test func disabledLogTakesNoFocusOrKeys() {
+        let tree = ViewTree()
+        let follow = LogValue(true)
+        _ = render(LogView(lines: logLines(50), follow: follow.binding).disabled(), width: 20, height: 5, tree: tree)
+        #expect(!tree.hasFocusableWidgets)
+        #expect(!tree.handleKey(KeyEvent(.up)))
+        #expect(follow.value == true)
+    }
+
+    @Test func tinySizes() {
+        let tree = ViewTree()
+        let view = LogView(lines: logLines(30))
+        #expect(render(view, width: 0, height: 0, tree: tree).lines == [])
+        #expect(render(view, width: 1, height: 1, tree: tree).lines == ["…"])
+        tree.handleKey(KeyEvent(.up))                               // one row: no room for the indicator
+        #expect(render(view, width: 1, height: 1, tree: tree).lines == ["…"])
+        #expect(render(view, width: 3, height: 2, tree: tree).lines == ["li…", "↓ …"])
+        #expect(render(LogView(lines: []), width: 5, height: 2).lines == ["", ""])
+    }
+}
