@@ -1,7 +1,18 @@
 import AppletState
 import Terminal
 
-/// A button: `[ Title ]`. `Enter` or `Space` activates it when it has focus, as does a click.
+/// What a `Button` sends when it is activated (a key or a click), after its action has run.
+///
+/// ```swift
+/// Button("Save") { save() }
+///     .onEvent { (event: ButtonEvent) in if event == .pressed { log("saved") } }
+/// ```
+public enum ButtonEvent: Sendable, Equatable {
+    case pressed
+}
+
+/// A button: `[ Title ]`. `Enter` or `Space` activates it when it has focus, as does a click:
+/// its action runs, then it sends `ButtonEvent.pressed`.
 ///
 /// ```swift
 /// Button("Increment") { counter.value += 1 }
@@ -17,7 +28,8 @@ public struct Button: View {
     }
 
     public func _makeNodes(_ context: ResolveContext, into nodes: inout [Node]) {
-        nodes.append(ButtonNode(id: context.id, label: "[ \(title) ]", style: context.style, action: action))
+        nodes.append(ButtonNode(id: context.id, label: "[ \(title) ]", style: context.style,
+                                emit: context.emitter(ButtonEvent.self), action: action))
     }
 }
 
@@ -26,13 +38,15 @@ final class ButtonNode: Node, FocusableNode {
     let label: String
     let style: Style
     let action: @MainActor () -> Void
+    let emit: EventEmitter<ButtonEvent>
     var isFocused = false
     private let width: Int
 
-    init(id: ViewID, label: String, style: Style, action: @escaping @MainActor () -> Void) {
+    init(id: ViewID, label: String, style: Style, emit: EventEmitter<ButtonEvent>, action: @escaping @MainActor () -> Void) {
         self.focusID = id
         self.label = label
         self.style = style
+        self.emit = emit
         self.action = action
         self.width = label.terminalWidth
     }
@@ -52,7 +66,7 @@ final class ButtonNode: Node, FocusableNode {
         guard key.modifiers.isEmpty else { return false }
         switch key.code {
         case .enter, .char(" "):
-            action()
+            press()
             return true
         default:
             return false
@@ -60,7 +74,12 @@ final class ButtonNode: Node, FocusableNode {
     }
 
     func handleMouse(_ mouse: MouseEvent) -> Bool {
-        if case .press(.left) = mouse.kind { action(); return true }
+        if case .press(.left) = mouse.kind { press(); return true }
         return false
+    }
+
+    private func press() {
+        action()
+        emit(.pressed)
     }
 }
