@@ -33,6 +33,12 @@ let package = Package(
             path: "UIBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // The same screens in a plain timing loop, for perf and to cross-check the harness.
+        .executableTarget(
+            name: "UIProfile",
+            dependencies: ["AppletKit", "Applet", "AppletUI", "Terminal", "AppletState"],
+            path: "UIProfile"
+        ),
         .executableTarget(
             name: "StoreBenchmarks",
             dependencies: ["AppletState", .product(name: "Benchmark", package: "benchmark")],

@@ -86,7 +86,7 @@ struct PaneApplet<Content: View>: Applet {
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .mallocCountTotal],
+        metrics: [.wallClock],
         timeUnits: .microseconds,
         warmupIterations: 5,
         maxDuration: .seconds(2),

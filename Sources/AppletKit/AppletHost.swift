@@ -427,9 +427,9 @@ public final class AppletHost {
         let style = Style(attributes: .dim)
         for r in rects.dropLast() {
             if tabs[selectedTab].split == .horizontal {
-                for y in r.minY..<r.maxY { canvas.put("│", at: Point(x: r.maxX, y: y), style: style) }
+                canvas.fill(Rect(x: r.maxX, y: r.minY, width: 1, height: r.height), with: Cell("│", style: style))
             } else {
-                for x in r.minX..<r.maxX { canvas.put("─", at: Point(x: x, y: r.maxY), style: style) }
+                canvas.fill(Rect(x: r.minX, y: r.maxY, width: r.width, height: 1), with: Cell("─", style: style))
             }
         }
     }

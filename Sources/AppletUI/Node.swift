@@ -28,25 +28,39 @@ public struct ResolveContext {
     public internal(set) var id: ViewID
     public internal(set) var axis: Axis?
     public internal(set) var style: Style
-    /// The styles of the theme's roles for this terminal.
-    public internal(set) var theme: ResolvedTheme
     /// True inside a disabled widget: draw dimmed; the tree gives it no focus and no input.
     public internal(set) var isDisabled: Bool
-    /// The id and manager of the enclosing `.widget(_:in:)`, where events are also sent.
-    public internal(set) var widget: (id: String, manager: WidgetManager)?
-    /// Event handlers installed with `.onEvent`, by event type.
-    var eventHandlers: [ObjectIdentifier: Any] = [:]
-    /// The tree that keeps widget state between frames.
-    public let tree: ViewTree
+    /// What changes rarely (theme, widget id, event handlers) sits in one shared object, so that
+    /// the context copied for every child view costs one reference, not several.
+    private var environment: ResolveEnvironment
+    /// The tree that keeps widget state between frames (it outlives every resolve it runs).
+    public unowned(unsafe) let tree: ViewTree
 
     init(tree: ViewTree, id: ViewID = .root) {
         self.tree = tree
         self.id = id
         self.axis = nil
         self.style = .plain
-        self.theme = tree.theme
         self.isDisabled = false
-        self.widget = nil
+        self.environment = ResolveEnvironment(theme: tree.theme)
+    }
+
+    /// The styles of the theme's roles for this terminal.
+    public internal(set) var theme: ResolvedTheme {
+        get { environment.theme }
+        set { environment = environment.with { $0.theme = newValue } }
+    }
+
+    /// The id and manager of the enclosing `.widget(_:in:)`, where events are also sent.
+    public internal(set) var widget: (id: String, manager: WidgetManager)? {
+        get { environment.widget }
+        set { environment = environment.with { $0.widget = newValue } }
+    }
+
+    /// Event handlers installed with `.onEvent`, by event type.
+    var eventHandlers: [ObjectIdentifier: Any] {
+        get { environment.eventHandlers }
+        set { environment = environment.with { $0.eventHandlers = newValue } }
     }
 
     /// What a widget calls to send one of its events: to the `.onEvent` handlers around it and,
@@ -75,6 +89,24 @@ public struct ResolveContext {
     func child<H: Hashable>(hashing value: H) -> ResolveContext {
         var copy = self
         copy.id = id.child(value)
+        return copy
+    }
+}
+
+/// The rarely changing part of a `ResolveContext`; replaced, never mutated, when a modifier
+/// changes it.
+final class ResolveEnvironment {
+    var theme: ResolvedTheme
+    var widget: (id: String, manager: WidgetManager)?
+    var eventHandlers: [ObjectIdentifier: Any] = [:]
+
+    init(theme: ResolvedTheme) { self.theme = theme }
+
+    func with(_ change: (ResolveEnvironment) -> Void) -> ResolveEnvironment {
+        let copy = ResolveEnvironment(theme: theme)
+        copy.widget = widget
+        copy.eventHandlers = eventHandlers
+        change(copy)
         return copy
     }
 }
@@ -111,7 +143,9 @@ let unboundedLength = 1 << 20
 open class Node {
     /// Where the node was placed, in screen cells.
     public internal(set) var frame: Rect = .zero
-    private var cache: [(ProposedSize, Size)] = []
+    /// The last few measurements, inline (no allocation per node): stacks ask the same child the
+    /// same question several times.
+    private var cache = MeasureCache()
 
     public init() {}
 
@@ -133,11 +167,37 @@ open class Node {
 
     /// Measures with a small cache: stacks ask the same child the same question several times.
     public final func measure(_ proposal: ProposedSize) -> Size {
-        for (p, s) in cache where p == proposal { return s }
+        if let size = cache.lookup(proposal) { return size }
         let size = sizeThatFits(proposal)
-        if cache.count == 4 { cache.removeFirst() }
-        cache.append((proposal, size))
+        cache.insert(proposal, size)
         return size
+    }
+}
+
+/// Four (proposal, size) pairs in a ring, stored inline.
+struct MeasureCache {
+    private var p0 = ProposedSize.ideal, p1 = ProposedSize.ideal, p2 = ProposedSize.ideal, p3 = ProposedSize.ideal
+    private var s0 = Size.zero, s1 = Size.zero, s2 = Size.zero, s3 = Size.zero
+    private var count = 0
+    private var next = 0
+
+    func lookup(_ p: ProposedSize) -> Size? {
+        if count > 0, p0 == p { return s0 }
+        if count > 1, p1 == p { return s1 }
+        if count > 2, p2 == p { return s2 }
+        if count > 3, p3 == p { return s3 }
+        return nil
+    }
+
+    mutating func insert(_ p: ProposedSize, _ s: Size) {
+        switch next {
+        case 0: p0 = p; s0 = s
+        case 1: p1 = p; s1 = s
+        case 2: p2 = p; s2 = s
+        default: p3 = p; s3 = s
+        }
+        next = (next + 1) & 3
+        count = min(4, count + 1)
     }
 }
 

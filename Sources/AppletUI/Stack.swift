@@ -84,13 +84,26 @@ final class StackNode: Node {
 
     override func sizeThatFits(_ proposal: ProposedSize) -> Size {
         let (main, cross) = layout(proposal)
-        return Size.make(axis, main: main.reduce(0, +) + totalSpacing, cross: cross.max() ?? 0)
+        var total = totalSpacing, widest = 0
+        for m in main { total += m }
+        for c in cross where c > widest { widest = c }
+        return Size.make(axis, main: total, cross: widest)
     }
 
     private var totalSpacing: Int { items.isEmpty ? 0 : spacing * (items.count - 1) }
 
+    /// The last layout computed: `place` asks for the one `sizeThatFits` just did.
+    private var lastLayout: (proposal: ProposedSize, main: [Int], cross: [Int])?
+
     /// Main-axis lengths and cross-axis lengths of every child for a proposal.
     private func layout(_ proposal: ProposedSize) -> ([Int], [Int]) {
+        if let last = lastLayout, last.proposal == proposal { return (last.main, last.cross) }
+        let result = computeLayout(proposal)
+        lastLayout = (proposal, result.0, result.1)
+        return result
+    }
+
+    private func computeLayout(_ proposal: ProposedSize) -> ([Int], [Int]) {
         let crossProposal = proposal.across(axis)
         var main = Array(repeating: 0, count: items.count)
         var cross = Array(repeating: 0, count: items.count)
@@ -99,6 +112,30 @@ final class StackNode: Node {
                 let s = child.measure(.make(axis, main: nil, cross: crossProposal))
                 main[i] = s.along(axis)
                 cross[i] = s.across(axis)
+            }
+            return (main, cross)
+        }
+        // The usual case: every child fits at its largest. Each gets that and the spacers share
+        // what is left, with one measurement per child.
+        var total = totalSpacing
+        var fits = true
+        for (i, child) in items.enumerated() where !child.isSpacer {
+            let s = child.measure(.make(axis, main: unboundedLength, cross: crossProposal))
+            main[i] = s.along(axis)
+            cross[i] = s.across(axis)
+            total += main[i]
+            if total > available { fits = false; break }
+        }
+        if fits {
+            var left = available - total
+            var spacersLeft = 0
+            for item in items where item.isSpacer { spacersLeft += 1 }
+            for (i, child) in items.enumerated() where child.isSpacer {
+                let s = child.measure(.make(axis, main: left / spacersLeft, cross: crossProposal))
+                main[i] = min(s.along(axis), left)
+                cross[i] = s.across(axis)
+                left -= main[i]
+                spacersLeft -= 1
             }
             return (main, cross)
         }
@@ -111,10 +148,11 @@ final class StackNode: Node {
             let largest = child.measure(.make(axis, main: unboundedLength, cross: crossProposal)).along(axis)
             order.append((i, largest - smallest))
         }
-        order.sort { $0.flexibility == $1.flexibility ? $0.index < $1.index : $0.flexibility < $1.flexibility }
+        Self.sortByFlexibility(&order)
         var remaining = max(0, available - totalSpacing)
         // Content shares the space first; spacers then split what is left between them.
-        var contentLeft = items.count(where: { !$0.isSpacer })
+        var contentLeft = 0
+        for item in items where !item.isSpacer { contentLeft += 1 }
         var spacersLeft = items.count - contentLeft
         for entry in order {
             let isSpacer = items[entry.index].isSpacer
@@ -129,14 +167,30 @@ final class StackNode: Node {
         return (main, cross)
     }
 
+    /// Stable insertion sort, least flexible first (a handful of children; no closures, so no
+    /// per-comparison actor checks).
+    private nonisolated static func sortByFlexibility(_ order: inout [(index: Int, flexibility: Int)]) {
+        guard order.count > 1 else { return }
+        for i in 1..<order.count {
+            let entry = order[i]
+            var j = i - 1
+            while j >= 0, order[j].flexibility > entry.flexibility {
+                order[j + 1] = order[j]
+                j -= 1
+            }
+            order[j + 1] = entry
+        }
+    }
+
     override func place(in rect: Rect) {
         frame = rect
-        let (main, _) = layout(ProposedSize(rect.size))
+        let (main, cross) = layout(ProposedSize(rect.size))
         var offset = axis == .horizontal ? rect.x : rect.y
         let crossAvailable = rect.size.across(axis)
         for (i, child) in items.enumerated() {
-            let s = child.measure(.make(axis, main: main[i], cross: crossAvailable))
-            let crossLength = min(s.across(axis), crossAvailable)
+            // The layout measured each child at (or above) the length it got: its cross length
+            // from then holds.
+            let crossLength = min(cross[i], crossAvailable)
             let crossStart: Int
             switch alignment {
             case .start: crossStart = 0
@@ -215,9 +269,6 @@ final class DividerNode: Node {
     override func draw(in canvas: inout Canvas, clip: Rect) {
         let area = clip.intersection(frame)
         guard !area.isEmpty else { return }
-        let line: Character = lineAxis == .horizontal ? "─" : "│"
-        for y in area.minY..<area.maxY {
-            for x in area.minX..<area.maxX { canvas.put(line, at: Point(x: x, y: y), style: style, clip: area) }
-        }
+        canvas.fill(area, with: Cell(lineAxis == .horizontal ? "─" : "│", style: style))
     }
 }

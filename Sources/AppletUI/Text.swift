@@ -42,12 +42,22 @@ final class TextNode: Node {
 
     init(_ content: String, style: Style, lineLimit: Int?) {
         self.content = content
-        // Scanning bytes first spares the grapheme walk for the usual text without newlines.
+        self.style = style
+        self.lineLimit = lineLimit
+        // The usual text: printable ASCII, one column a byte, no newline. One pass over the bytes.
+        let asciiWidth: Int? = content.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            for byte in bytes where byte < 0x20 || byte >= 0x7F { return nil }
+            return bytes.count
+        } ?? nil
+        if let asciiWidth {
+            paragraphs = nil
+            width = asciiWidth
+            return
+        }
+        // Scanning bytes first spares the grapheme walk for text without newlines.
         let mayHaveNewline = content.utf8.contains { (0x0A...0x0D).contains($0) || $0 == 0xC2 || $0 == 0xE2 }
         let split = mayHaveNewline ? content.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) : []
         paragraphs = split.count > 1 ? split : nil
-        self.style = style
-        self.lineLimit = lineLimit
         self.width = paragraphs.map { $0.reduce(0) { max($0, $1.terminalWidth) } } ?? (split.first.map { $0.terminalWidth } ?? content.terminalWidth)
     }
 

@@ -64,11 +64,14 @@ public struct TupleView<each Content: View>: View {
     public init(_ content: repeat each Content) { self.content = (repeat each content) }
 
     public func _makeNodes(_ context: ResolveContext, into nodes: inout [Node]) {
+        // A pack expansion calling a generic function: iterating the pack with `for in` would
+        // instantiate tuple metadata at run time on every call.
         var index = 0
-        for child in repeat each content {
+        func make<V: View>(_ child: V) {
             child._makeNodes(context.child(index), into: &nodes)
             index += 1
         }
+        repeat make(each content)
     }
 }
 

@@ -103,7 +103,13 @@ public struct Canvas: Hashable, Sendable {
             if r.maxX < size.width, cells[y * size.width + r.maxX].isContinuation {
                 cells[y * size.width + r.maxX] = .blank(cells[y * size.width + r.maxX].style)
             }
-            for x in r.minX..<r.maxX { cells[y * size.width + x] = cell }
+        }
+        let w = size.width
+        cells.withUnsafeMutableBufferPointer { cells in
+            for y in r.minY..<r.maxY {
+                let row = y * w
+                for x in r.minX..<r.maxX { cells[row + x] = cell }
+            }
         }
     }
 

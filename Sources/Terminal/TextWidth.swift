@@ -49,6 +49,15 @@ extension Character {
         if utf8.count == 1, let byte = utf8.first {
             return byte >= 0x20 && byte < 0x7F ? 1 : 0
         }
+        // Fast path for the symbols user interfaces draw most, one scalar each and all 1 column:
+        // dashes, quotes, bullets and "…" (U+2010–2027), arrows (U+2190–21FF), box drawing, block
+        // elements and geometric shapes (U+2500–25FC; U+25FD–25FE are emoji, wide).
+        if utf8.count == 3, let scalar = unicodeScalars.first {
+            switch scalar.value {
+            case 0x2010...0x2027, 0x2190...0x21FF, 0x2500...0x25FC: return 1
+            default: break
+            }
+        }
         return _clusterWidth(self.unicodeScalars)
     }
 }
