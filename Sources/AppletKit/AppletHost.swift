@@ -201,13 +201,25 @@ public final class AppletHost {
         }
         if renderedTab != selectedTab { layOutSelectedTab() }
         let rects = paneRects(in: terminal.size)
-        guard let pane = rects.firstIndex(where: { $0.contains(mouse.position) }) else { return }
+        // Drags and the release go to the pane the button went down in, wherever the pointer is.
+        var captured: Int?
+        switch mouse.kind {
+        case .drag, .release: captured = mouseCapturePane
+        case .press: mouseCapturePane = nil
+        default: break
+        }
+        guard let pane = captured ?? rects.firstIndex(where: { $0.contains(mouse.position) }) else { return }
+        if case .press = mouse.kind { mouseCapturePane = pane }
+        if case .release = mouse.kind { mouseCapturePane = nil }
         if case .press = mouse.kind, focusedPane[selectedTab] != pane {
             focusedPane[selectedTab] = pane
             setNeedsDisplay()
         }
         if trees[selectedTab][pane].handleMouse(mouse) { setNeedsDisplay() }
     }
+
+    /// The pane a mouse button went down in, until it is released.
+    private var mouseCapturePane: Int?
 
     /// Selects a tab (0-based); out-of-range indexes are ignored.
     public func select(tab index: Int) {

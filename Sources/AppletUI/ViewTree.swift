@@ -153,15 +153,41 @@ public final class ViewTree {
         return taken
     }
 
+    /// The widget a mouse button went down on: it gets the drags and the release that follow,
+    /// wherever the pointer goes (a split view's divider being dragged).
+    private var capturedID: ViewID?
+
     /// Sends a mouse event to the widget under it (a press also focuses it); false if none took it.
+    /// A wheel event a widget does not take goes on to the widgets around it (a button inside a
+    /// scroll view lets the scroll view scroll).
     @discardableResult
     public func handleMouse(_ mouse: MouseEvent) -> Bool {
-        guard let target = focusables.last(where: { $0.frame.contains(mouse.position) }) else { return false }
-        if case .press = mouse.kind, focusedID != target.focusID {
-            focusedID = target.focusID
-            invalidate()
+        switch mouse.kind {
+        case .drag, .release:
+            if let id = capturedID, let target = focusables.first(where: { $0.focusID == id }) {
+                if case .release = mouse.kind { capturedID = nil }
+                let taken = target.handleMouse(mouse)
+                if taken { invalidate() }
+                return taken
+            }
+        default: break
         }
-        let taken = target.handleMouse(mouse)
+        let hits = focusables.filter { $0.frame.contains(mouse.position) }
+        guard let target = hits.last else { return false }
+        if case .press = mouse.kind {
+            capturedID = target.focusID
+            if focusedID != target.focusID {
+                focusedID = target.focusID
+                invalidate()
+            }
+        }
+        var taken = target.handleMouse(mouse)
+        if !taken, mouse.kind == .scrollUp || mouse.kind == .scrollDown {
+            for outer in hits.dropLast().reversed() where outer.handleMouse(mouse) {
+                taken = true
+                break
+            }
+        }
         if taken { invalidate() }
         return taken
     }

@@ -206,8 +206,9 @@ int ak_start(int want_color, int escape_delay_ms) {
 
 void ak_enable_modes(void) {
     fflush(stdout);
-    // SGR mouse encoding (coordinates past 223 columns) and bracketed paste.
-    static const char on[] = "\033[?1006h\033[?2004h";
+    // Button-event tracking (drags arrive), SGR mouse encoding (coordinates past 223 columns)
+    // and bracketed paste.
+    static const char on[] = "\033[?1002h\033[?1006h\033[?2004h";
     write_all_signal_safe(STDOUT_FILENO, on, sizeof on - 1);
 }
 

@@ -338,3 +338,34 @@ struct ThemeTests {
         #expect(ColorMapping.number(for: .default, support: .truecolor) == -1)
     }
 }
+
+@Suite("Mouse routing in a tree")
+@MainActor
+struct MouseRoutingTests {
+    @Test func dragsGoToTheWidgetTheButtonWentDownOn() {
+        let tree = ViewTree()
+        let ratio = Mutex(0.5)
+        let binding = Binding<Double>(get: { ratio.withLock { $0 } }, set: { v in ratio.withLock { $0 = v } })
+        let split = SplitView(ratio: binding) { Button("A") {} } second: { Button("B") {} }
+        var canvas = render(split, width: 21, height: 2, tree: tree)
+        let divider = canvas.lines[0].firstIndex(of: "│").map { canvas.lines[0].distance(from: canvas.lines[0].startIndex, to: $0) }!
+        #expect(divider == 10)
+        // Press on the divider, then drag over the second pane's button: the divider follows.
+        #expect(tree.handleMouse(MouseEvent(kind: .press(.left), position: Point(x: 10, y: 1))))
+        #expect(tree.handleMouse(MouseEvent(kind: .drag(.left), position: Point(x: 15, y: 0))))
+        tree.handleMouse(MouseEvent(kind: .release(.left), position: Point(x: 15, y: 0)))
+        canvas = render(split, width: 21, height: 2, tree: tree)
+        #expect(canvas.lines[0].firstIndex(of: "│").map { canvas.lines[0].distance(from: canvas.lines[0].startIndex, to: $0) } == 15)
+        #expect(ratio.withLock { $0 } > 0.5)
+    }
+
+    @Test func wheelOverAButtonScrollsTheScrollViewAroundIt() {
+        let tree = ViewTree()
+        let view = ScrollView { ForEach(0..<20) { i in Button("item \(i)") {} } }
+        var canvas = render(view, width: 20, height: 4, tree: tree)
+        #expect(canvas.line(0).hasPrefix("[ item 0 ]"))
+        #expect(tree.handleMouse(MouseEvent(kind: .scrollDown, position: Point(x: 2, y: 1))))
+        canvas = render(view, width: 20, height: 4, tree: tree)
+        #expect(canvas.line(0).hasPrefix("[ item 3 ]"))
+    }
+}
