@@ -64,6 +64,10 @@ public struct Grid<Content: View>: View {
             if let row = child as? GridRowNode {
                 if !pending.isEmpty { rows.append(.cells(pending)); pending = [] }
                 rows.append(.cells(row.cells))
+            } else if let disabled = child as? DisabledNode, let row = disabled.child as? GridRowNode {
+                // A disabled (or transitioning) row keeps its columns: each cell is disabled.
+                if !pending.isEmpty { rows.append(.cells(pending)); pending = [] }
+                rows.append(.cells(row.cells.map { DisabledNode(child: $0, style: disabled.style) }))
             } else if let columns {
                 pending.append(child)
                 if pending.count == columns { rows.append(.cells(pending)); pending = [] }

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import Testing
 @testable import AppletUI
@@ -367,5 +368,59 @@ struct MouseRoutingTests {
         #expect(tree.handleMouse(MouseEvent(kind: .scrollDown, position: Point(x: 2, y: 1))))
         canvas = render(view, width: 20, height: 4, tree: tree)
         #expect(canvas.line(0).hasPrefix("[ item 3 ]"))
+    }
+}
+
+@Suite("Widget factory")
+@MainActor
+struct WidgetFactoryTests {
+    let json = """
+    [
+      {"id": "name", "label": "Name", "kind": "text", "placeholder": "your name"},
+      {"id": "password", "label": "Password", "kind": "secure"},
+      {"id": "wrap", "label": "Wrap", "kind": "toggle", "placeholder": "wrap long lines"},
+      {"id": "size", "label": "Size", "kind": "choice", "options": ["S", "M", "L"], "state": "disabled"}
+    ]
+    """
+
+    @Test func buildsAManagedFormFromJSON() throws {
+        try withStore {
+            let fields = try JSONDecoder().decode([FormField].self, from: Data(json.utf8))
+            let manager = WidgetManager("form")
+            let values = Application.current.state(initial: [String: FormValue](), feature: "FormTest", id: "values")
+            let tree = ViewTree()
+            let form = try FormFactory(values: values).makeWidgets(from: fields, in: manager)
+            #expect(manager.ids == ["name", "password", "size", "wrap"])
+            #expect(try manager.state(of: "size") == .disabled)
+            var canvas = render(form, width: 40, height: 4, tree: tree)
+            #expect(canvas.lines[0].hasPrefix("Name      your name"))
+            #expect(canvas.lines[2].contains("wrap long lines"))
+            #expect(canvas.lines[3].contains("(•) S"))
+            // Typing goes to the first field and into the store.
+            for ch in "Ada" { tree.handleKey(KeyEvent(.char(ch))) }
+            #expect(values.value["name"] == .text("Ada"))
+            // Tab order skips the disabled choice: name → password → wrap → name.
+            tree.moveFocus(); tree.moveFocus()
+            tree.handleKey(KeyEvent(.char(" ")))
+            #expect(values.value["wrap"] == .flag(true))
+            tree.moveFocus()
+            canvas = render(form, width: 40, height: 4, tree: tree)
+            tree.handleKey(KeyEvent(.char("!")))
+            #expect(values.value["name"] == .text("Ada!"))
+            // Hidden through the manager, the field's row goes away.
+            try manager.hide("password")
+            canvas = render(form, width: 40, height: 4, tree: tree)
+            #expect(canvas.lines[1].hasPrefix("Wrap"))
+        }
+    }
+
+    @Test func rejectsBadConfiguration() {
+        withStore {
+            let values = Application.current.state(initial: [String: FormValue](), feature: "FormTest", id: "bad")
+            let twice = [FormField(id: "a", label: "A", kind: .text), FormField(id: "a", label: "B", kind: .toggle)]
+            #expect(throws: FormFactoryError.duplicateID("a")) { try FormFactory(values: values).makeWidgets(from: twice, in: WidgetManager("bad")) }
+            let empty = [FormField(id: "c", label: "C", kind: .choice, options: [])]
+            #expect(throws: FormFactoryError.emptyChoice("c")) { try FormFactory(values: values).makeWidgets(from: empty, in: WidgetManager("bad")) }
+        }
     }
 }
