@@ -21,6 +21,7 @@ let package = Package(
         .package(path: "Applets/CounterApplet"),
         .package(path: "Applets/DashboardApplet"),
         .package(path: "Applets/ListApplet"),
+        .package(path: "Applets/WidgetsApplet"),
     ],
     targets: [
         // ncursesw from the system (Debian: libncurses-dev), and a C shim for what Swift can't do.
@@ -50,6 +51,7 @@ let package = Package(
                 .product(name: "CounterApplet", package: "CounterApplet"),
                 .product(name: "DashboardApplet", package: "DashboardApplet"),
                 .product(name: "ListApplet", package: "ListApplet"),
+                .product(name: "WidgetsApplet", package: "WidgetsApplet"),
             ]
         ),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
@@ -66,6 +68,8 @@ let package = Package(
                 .product(name: "DashboardAppletInterface", package: "DashboardApplet"),
                 .product(name: "ListApplet", package: "ListApplet"),
                 .product(name: "ListAppletInterface", package: "ListApplet"),
+                .product(name: "WidgetsApplet", package: "WidgetsApplet"),
+                .product(name: "WidgetsAppletInterface", package: "WidgetsApplet"),
             ]
         ),
         .testTarget(name: "EndToEndTests"),

@@ -6,6 +6,7 @@
 /// @AppState(\.selection) var selection
 /// List(count: 100, selection: $selection) { row in Text("Row \(row)") }
 /// ```
+@dynamicMemberLookup
 public struct Binding<Value>: Sendable {
     private let getter: @Sendable () -> Value
     private let setter: @Sendable (Value) -> Void
@@ -21,6 +22,25 @@ public struct Binding<Value>: Sendable {
     }
 
     public var projectedValue: Binding<Value> { self }
+
+    /// A binding to a property of the bound value, as in SwiftUI.
+    ///
+    /// ```swift
+    /// @AppState(\.settings) var settings
+    /// TextField("Name", text: $settings.name)
+    /// ```
+    public subscript<Property>(dynamicMember keyPath: WritableKeyPath<Value, Property>) -> Binding<Property> {
+        // Key paths are immutable values; the binding only ever reads through it.
+        nonisolated(unsafe) let path = keyPath
+        let getter = self.getter, setter = self.setter
+        return Binding<Property>(
+            get: { getter()[keyPath: path] },
+            set: { newValue in
+                var value = getter()
+                value[keyPath: path] = newValue
+                setter(value)
+            })
+    }
 
     /// A binding to a value that never changes (for previews and tests).
     public static func constant(_ value: Value) -> Binding<Value> where Value: Sendable {

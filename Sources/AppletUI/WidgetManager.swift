@@ -62,7 +62,7 @@ public struct WidgetManager: Sendable, Hashable {
 
     /// The store entry with every widget's state (observed like any state: views that read it redraw).
     public var states: State<[String: WidgetState]> {
-        let states = Application.current.state(initial: initial, feature: "Widgets", id: scope)
+        let states = Application.current.state(initial: initial, feature: "WidgetStates", id: scope)
         // Another declaration of this scope may have reached the store first: add what it lacked.
         if !initial.isEmpty {
             let known = states.value
@@ -74,7 +74,7 @@ public struct WidgetManager: Sendable, Hashable {
     }
 
     var registry: WidgetEventRegistry {
-        Application.current.state(initial: WidgetEventRegistry(), feature: "Widgets", id: scope + ".events").value
+        Application.current.state(initial: WidgetEventRegistry(), feature: "WidgetStates", id: scope + ".events").value
     }
 
     /// The ids of every widget added, sorted.

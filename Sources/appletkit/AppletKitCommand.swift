@@ -6,6 +6,7 @@ import CounterApplet
 import DashboardApplet
 import Foundation
 import ListApplet
+import WidgetsApplet
 import Logging
 
 /// The demo host: the example applets in tabs.
@@ -63,6 +64,7 @@ struct AppletKitCommand: AsyncParsableCommand {
             Tab(CounterApplet()),
             Tab(DashboardApplet()),
             Tab(ListApplet()),
+            Tab(WidgetsApplet()),
         ]
         var initial = 0
         if let tab {
@@ -73,6 +75,7 @@ struct AppletKitCommand: AsyncParsableCommand {
             initial = index
         }
         do {
+            WidgetsApplet.startClock()
             let host = try AppletHost(tabs: tabs, initialTab: initial, theme: theme, animations: animations)
             try await host.run()
             if let signal = host.terminationSignal { throw ExitCode(128 + signal) }
