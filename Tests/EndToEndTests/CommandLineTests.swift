@@ -42,12 +42,12 @@ struct CommandLineTests {
         #expect(result.stdoutText.contains("USAGE: appletkit"), "help:\n\(result.stdoutText)")
     }
 
-    @Test("An unknown --tab exits 2 and lists the valid tabs", arguments: ["nope", "0", "4"])
+    @Test("An unknown --tab exits 2 and lists the valid tabs", arguments: ["nope", "0", "5"])
     func unknownTab(_ tab: String) async throws {
         let result = try await Self.run(["--tab", tab])
         #expect(result.exitedNormally && result.status == 2, "status \(result.status)")
         #expect(result.stderrText.contains("unknown tab '\(tab)'"), "stderr: \(result.stderrText)")
-        #expect(result.stderrText.contains("1 counter, 2 dashboard, 3 list"), "stderr: \(result.stderrText)")
+        #expect(result.stderrText.contains("1 counter, 2 dashboard, 3 list, 4 widgets"), "stderr: \(result.stderrText)")
         #expect(result.stdout.isEmpty, "stdout: \(result.stdoutText)")
     }
 

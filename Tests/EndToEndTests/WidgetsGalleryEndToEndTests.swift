@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+
+/// The Widgets gallery in the real binary, in tmux: typing into a field, pasting, hiding and
+/// disabling widgets with the function keys, and mouse-free page turns.
+@Suite("Widgets gallery end to end", .timeLimit(.minutes(1)))
+struct WidgetsGalleryEndToEndTests {
+    @Test("Typing, pasting, and F2/F3 hide and disable widgets; --no-animation shows the change at once")
+    func galleryDrivenByKeys() async throws {
+        let shell = try await ShellSession.start()
+        defer { shell.shutdown() }
+        let tmux = shell.tmux
+        _ = try await shell.launchAndWait(["--tab", "widgets", "--no-animation"])
+        try await tmux.waitFor(text: "Settings (built by FormFactory from JSON)")
+        // Tab to the name field, type, and paste (a newline in a one-line field becomes a space).
+        try await tmux.press("Tab")
+        try await tmux.type("Ada")
+        try await tmux.waitFor(text: "Last event: TextField changed(\"Ada\")")
+        try await tmux.paste(" Love\nlace")
+        try await tmux.waitFor(text: "Ada Love lace")
+        // q is text in a field, not Quit.
+        try await tmux.type("q")
+        try await tmux.waitFor(text: "Ada Love laceq")
+        // F2 hides the name row; F2 shows it again with what was typed.
+        try await tmux.press("F2")
+        let screen = try await tmux.waitUntil("the name row to go") { !$0.contains("Name  F2") }
+        #expect(screen.row(3).contains("Password"), "the password row moved up:\n\(screen)")
+        try await tmux.press("F2")
+        try await tmux.waitFor(text: "Ada Love laceq")
+        // F3 disables the form: drawn dim (SGR 2) in the captured escape sequences.
+        try await tmux.press("F3")
+        var dimmed = false
+        for _ in 0..<100 where !dimmed {
+            let rows = try await tmux.captureWithEscapes()
+            dimmed = rows.contains { $0.contains("Wrap lines") && $0.contains("\u{1B}[2m") }
+            if !dimmed { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(dimmed, "the disabled form is drawn dim")
+        // Pages turn from the page strip.
+        try await tmux.press("S-Tab")
+        try await tmux.press("Right")
+        try await tmux.waitFor(text: "Blueberry")
+    }
+}
