@@ -56,7 +56,8 @@ let package = Package(
         ),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
         .testTarget(name: "AppletStateTests", dependencies: ["AppletState"]),
-        .testTarget(name: "AppletUITests", dependencies: ["AppletUI"]),
+        // Golden screens are read from the source tree by path (#filePath), not bundled.
+        .testTarget(name: "AppletUITests", dependencies: ["AppletUI"], exclude: ["__Snapshots__"]),
         .testTarget(
             name: "AppletKitTests",
             dependencies: [
