@@ -24,10 +24,11 @@ let package = Package(
         .target(name: "AppletKit", dependencies: [
             "Applet", "AppletUI", "AppletState", "Terminal", .product(name: "Logging", package: "swift-log"),
         ], path: "Modules/AppletKit"),
+        .target(name: "UIScreens", dependencies: ["AppletKit", "Applet", "AppletUI", "Terminal", "AppletState"], path: "UIScreens"),
         .executableTarget(
             name: "UIBenchmarks",
             dependencies: [
-                "AppletKit", "Applet", "AppletUI", "Terminal", "AppletState",
+                "UIScreens", "AppletKit", "Applet", "AppletUI", "Terminal", "AppletState",
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "UIBenchmarks",
@@ -36,7 +37,7 @@ let package = Package(
         // The same screens in a plain timing loop, for perf and to cross-check the harness.
         .executableTarget(
             name: "UIProfile",
-            dependencies: ["AppletKit", "Applet", "AppletUI", "Terminal", "AppletState"],
+            dependencies: ["UIScreens", "AppletKit", "Applet", "AppletUI", "Terminal", "AppletState"],
             path: "UIProfile"
         ),
         .executableTarget(

@@ -347,9 +347,4 @@ struct ListTests {
     }
 }
 
-/// Marked rows held outside the list, as the store would hold them.
-private final class MarkedRows: Sendable {
-    let storage = Mutex(Set<Int>())
-    var rows: Set<Int> { storage.withLock { $0 } }
-    var binding: Binding<Set<Int>> { Binding(get: { self.storage.withLock { $0 } }, set: { v in self.storage.withLock { $0 = v } }) }
-}
+private typealias MarkedRows = Ref<Set<Int>>

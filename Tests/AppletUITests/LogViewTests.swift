@@ -2,14 +2,7 @@ import Synchronization
 import Testing
 @testable import AppletUI
 
-/// A value held outside the log view, as the store would hold it.
-private final class LogValue<T: Sendable>: Sendable {
-    let storage: Mutex<T>
-    init(_ value: T) { storage = Mutex(value) }
-    var value: T { storage.withLock { $0 } }
-    func set(_ value: T) { storage.withLock { $0 = value } }
-    var binding: Binding<T> { Binding(get: { self.storage.withLock { $0 } }, set: { v in self.storage.withLock { $0 = v } }) }
-}
+private typealias LogValue<T: Sendable> = Ref<T>
 
 private func logLines(_ count: Int) -> [String] { (0..<count).map { "line \($0)" } }
 

@@ -2,13 +2,7 @@ import Synchronization
 import Testing
 @testable import AppletUI
 
-/// A ratio held outside the split view, as the store would hold it.
-private final class RatioBox: Sendable {
-    let value: Mutex<Double>
-    init(_ initial: Double) { value = Mutex(initial) }
-    var current: Double { value.withLock { $0 } }
-    var binding: Binding<Double> { Binding(get: { self.value.withLock { $0 } }, set: { v in self.value.withLock { $0 = v } }) }
-}
+private typealias RatioBox = Ref<Double>
 
 @Suite("SplitView")
 @MainActor

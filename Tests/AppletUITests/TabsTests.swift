@@ -2,13 +2,7 @@ import Synchronization
 import Testing
 @testable import AppletUI
 
-/// A value held outside the widget, as the store would hold it.
-private final class Held<T: Sendable>: Sendable {
-    let storage: Mutex<T>
-    init(_ value: T) { storage = Mutex(value) }
-    var value: T { storage.withLock { $0 } }
-    var binding: Binding<T> { Binding(get: { self.storage.withLock { $0 } }, set: { v in self.storage.withLock { $0 = v } }) }
-}
+private typealias Held<T: Sendable> = Ref<T>
 
 @Suite("Tabs")
 @MainActor

@@ -2,16 +2,7 @@ import Synchronization
 import Testing
 @testable import AppletUI
 
-/// Text held outside the field, as the store would hold it.
-private final class TextStore: Sendable {
-    let value: Mutex<String>
-    init(_ text: String = "") { value = Mutex(text) }
-    var text: String {
-        get { value.withLock { $0 } }
-        set { value.withLock { $0 = newValue } }
-    }
-    var binding: Binding<String> { Binding(get: { self.value.withLock { $0 } }, set: { v in self.value.withLock { $0 = v } }) }
-}
+private typealias TextStore = Ref<String>
 
 @MainActor
 private func type(_ text: String, into tree: ViewTree) {

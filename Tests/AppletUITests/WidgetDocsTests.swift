@@ -5,13 +5,6 @@ import Synchronization
 import Testing
 @testable import AppletUI
 
-/// A value a binding reads and writes (what the store does in an app).
-final class Ref<Value: Sendable>: Sendable {
-    private let value: Mutex<Value>
-    init(_ value: Value) { self.value = Mutex(value) }
-    var binding: Binding<Value> { Binding(get: { self.value.withLock { $0 } }, set: { v in self.value.withLock { $0 = v } }) }
-}
-
 @MainActor
 private func check<V: View>(_ name: String, _ view: V, width: Int, height: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
     let tree = ViewTree()

@@ -1,0 +1,29 @@
+import Synchronization
+@testable import AppletUI
+
+/// A value held outside a widget, as the store would hold it in an app: tests bind widgets to it
+/// and read back what the widget wrote.
+final class Ref<Value: Sendable>: Sendable {
+    let storage: Mutex<Value>
+    init(_ value: Value) { storage = Mutex(value) }
+    var value: Value {
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
+    }
+    func set(_ value: Value) { self.value = value }
+    var current: Value { value }
+    var binding: Binding<Value> { Binding(get: { self.storage.withLock { $0 } }, set: { v in self.storage.withLock { $0 = v } }) }
+}
+
+extension Ref where Value == String {
+    convenience init() { self.init("") }
+    var text: String {
+        get { value }
+        set { value = newValue }
+    }
+}
+
+extension Ref where Value == Set<Int> {
+    convenience init() { self.init([]) }
+    var rows: Set<Int> { value }
+}
