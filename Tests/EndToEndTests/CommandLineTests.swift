@@ -26,6 +26,14 @@ struct CommandLineTests {
         return String(match.1)
     }
 
+    @Test("An unknown --theme is refused with the valid names, before the terminal is touched")
+    func unknownTheme() async throws {
+        let result = try await Self.run(["--theme", "purple"])
+        #expect(result.exitedNormally && result.status != 0, "status \(result.status)")
+        #expect(result.stderrText.contains("unknown theme 'purple'; use one of: dark, light"), "stderr: \(result.stderrText)")
+        #expect(result.stdout.isEmpty, "stdout: \(result.stdoutText)")
+    }
+
     @Test("--version prints the version")
     func version() async throws {
         let result = try await Self.run(["--version"])

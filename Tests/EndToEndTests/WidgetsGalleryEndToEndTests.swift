@@ -42,3 +42,18 @@ struct WidgetsGalleryEndToEndTests {
         try await tmux.waitFor(text: "Blueberry")
     }
 }
+
+extension WidgetsGalleryEndToEndTests {
+    @Test("--theme light draws the light theme's colours")
+    func lightThemeAndNoColor() async throws {
+        let shell = try await ShellSession.start()
+        defer { shell.shutdown() }
+        _ = try await shell.launchAndWait(["--tab", "widgets", "--theme", "light", "--no-animation"])
+        try await shell.tmux.waitFor(text: "Settings (built by FormFactory from JSON)")
+        // The focused page title sits on the light theme's focus colour (0, 95, 175): palette entry
+        // 25 on this 256-colour pane (the dark theme's is 81).
+        let rows = try await shell.tmux.captureWithEscapes()
+        #expect(rows.contains { $0.contains("48;5;25m") }, "no light-theme focus colour:\n\(rows.joined(separator: "\n"))")
+        #expect(!rows.contains { $0.contains("48;5;81m") })
+    }
+}
