@@ -305,6 +305,8 @@ public final class AppletHost {
 
     private func drawFrame() -> Canvas {
         let changesBefore = application.changes
+        // An expired status message goes before the chrome is compared: the pane under it is redrawn.
+        if let current = status, current.until <= .now { status = nil }
         let chrome = Chrome(size: terminal.size, tab: selectedTab, help: isShowingHelp, status: status?.message)
         if chrome != lastChrome {
             frame = Canvas(size: terminal.size)
