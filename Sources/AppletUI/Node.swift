@@ -30,20 +30,22 @@ public struct ResolveContext {
     public internal(set) var style: Style
     /// True inside a disabled widget: draw dimmed; the tree gives it no focus and no input.
     public internal(set) var isDisabled: Bool
-    /// What changes rarely (theme, widget id, event handlers) sits in one shared object, so that
-    /// the context copied for every child view costs one reference, not several.
+    /// What changes rarely (the tree, theme, widget id, event handlers) sits in one shared
+    /// object, so that the context copied for every child view costs one reference, not several.
     private var environment: ResolveEnvironment
-    /// The tree that keeps widget state between frames (it outlives every resolve it runs).
-    public unowned(unsafe) let tree: ViewTree
 
     init(tree: ViewTree, id: ViewID = .root) {
-        self.tree = tree
         self.id = id
         self.axis = nil
         self.style = .plain
         self.isDisabled = false
-        self.environment = ResolveEnvironment(theme: tree.theme)
+        self.environment = ResolveEnvironment(tree: tree, theme: tree.theme)
     }
+
+    /// The tree that keeps widget state between frames. Like nodes, a context refers to its tree
+    /// without keeping it alive (a list keeps a context to make rows lazily, and the tree keeps
+    /// the list): using a context after its tree is gone stops with a clear error.
+    public var tree: ViewTree { environment.tree }
 
     /// The styles of the theme's roles for this terminal.
     public internal(set) var theme: ResolvedTheme {
@@ -96,14 +98,19 @@ public struct ResolveContext {
 /// The rarely changing part of a `ResolveContext`; replaced, never mutated, when a modifier
 /// changes it.
 final class ResolveEnvironment {
+    /// Unowned, not strong: nodes the tree keeps may keep a context, which would make a cycle.
+    unowned let tree: ViewTree
     var theme: ResolvedTheme
     var widget: (id: String, manager: WidgetManager)?
     var eventHandlers: [ObjectIdentifier: Any] = [:]
 
-    init(theme: ResolvedTheme) { self.theme = theme }
+    init(tree: ViewTree, theme: ResolvedTheme) {
+        self.tree = tree
+        self.theme = theme
+    }
 
     func with(_ change: (ResolveEnvironment) -> Void) -> ResolveEnvironment {
-        let copy = ResolveEnvironment(theme: theme)
+        let copy = ResolveEnvironment(tree: tree, theme: theme)
         copy.widget = widget
         copy.eventHandlers = eventHandlers
         change(copy)

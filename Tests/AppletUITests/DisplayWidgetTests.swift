@@ -4,7 +4,7 @@ import Testing
 /// The size a view asks for when offered `proposal` (nil = its ideal size).
 @MainActor
 private func size<V: View>(_ view: V, width: Int? = nil, height: Int? = nil) -> Size {
-    view.makeSingleNode(ResolveContext(tree: ViewTree())).measure(ProposedSize(width: width, height: height))
+    withNode(view) { $0.measure(ProposedSize(width: width, height: height)) }
 }
 
 @Suite("Display widgets")

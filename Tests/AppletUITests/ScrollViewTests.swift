@@ -235,9 +235,10 @@ struct ScrollViewTests {
             Text("footer")
         }, width: 8, height: 5)
         #expect(canvas.lines == ["a", "", "b", "", "footer"])
-        let node = ScrollView { Text("abc"); Text("12345") }.makeSingleNode(ResolveContext(tree: ViewTree()))
-        #expect(node.measure(.ideal) == Size(width: 5, height: 2))
-        #expect(node.measure(ProposedSize(width: 30, height: 9)) == Size(width: 30, height: 9))
+        withNode(ScrollView { Text("abc"); Text("12345") }) { node in
+            #expect(node.measure(.ideal) == Size(width: 5, height: 2))
+            #expect(node.measure(ProposedSize(width: 30, height: 9)) == Size(width: 30, height: 9))
+        }
     }
 
     @Test func disabledScrollViewIgnoresKeys() {

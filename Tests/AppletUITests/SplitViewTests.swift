@@ -130,16 +130,17 @@ struct SplitViewTests {
         var events: [SplitViewEvent] = []
         let split = SplitView(ratio: ratio.binding) { Text("a") } second: { Text("b") }
             .onEvent { (event: SplitViewEvent) in events.append(event) }
-        let node = split.makeSingleNode(ResolveContext(tree: tree))
-        node.place(in: Rect(x: 3, y: 0, width: 11, height: 2))
-        let divider = try #require(node.children.compactMap { $0 as? SplitDividerNode }.first)
-        #expect(divider.frame == Rect(x: 8, y: 0, width: 1, height: 2))
-        #expect(divider.handleMouse(MouseEvent(kind: .drag(.left), position: Point(x: 5, y: 1))))
-        #expect(ratio.current == 0.2)
-        #expect(divider.handleMouse(MouseEvent(kind: .drag(.left), position: Point(x: 40, y: 1))))
-        #expect(ratio.current == 0.9)            // clamped: the second pane keeps one cell
-        #expect(events == [.resized(0.2), .resized(0.9)])
-        #expect(!divider.handleMouse(MouseEvent(kind: .scrollDown, position: Point(x: 8, y: 0))))
+        try withNode(split, tree: tree) { node in
+            node.place(in: Rect(x: 3, y: 0, width: 11, height: 2))
+            let divider = try #require(node.children.compactMap { $0 as? SplitDividerNode }.first)
+            #expect(divider.frame == Rect(x: 8, y: 0, width: 1, height: 2))
+            #expect(divider.handleMouse(MouseEvent(kind: .drag(.left), position: Point(x: 5, y: 1))))
+            #expect(ratio.current == 0.2)
+            #expect(divider.handleMouse(MouseEvent(kind: .drag(.left), position: Point(x: 40, y: 1))))
+            #expect(ratio.current == 0.9)            // clamped: the second pane keeps one cell
+            #expect(events == [.resized(0.2), .resized(0.9)])
+            #expect(!divider.handleMouse(MouseEvent(kind: .scrollDown, position: Point(x: 8, y: 0))))
+        }
     }
 
     @Test func disabledSplitTakesNoFocusOrKeys() {

@@ -165,9 +165,10 @@ struct TabsTests {
         #expect(render(view, width: 3, height: 0).lines == [])
         #expect(render(view, width: 20, height: 3).lines == [" One │ Two", "page 1", ""])
         // Ideal size: the strip over the page; offered sizes are taken whole.
-        let node = view.makeSingleNode(ResolveContext(tree: ViewTree()))
-        #expect(node.measure(.ideal) == Size(width: 11, height: 2))
-        #expect(node.measure(ProposedSize(width: 30, height: 9)) == Size(width: 30, height: 9))
+        withNode(view) { node in
+            #expect(node.measure(.ideal) == Size(width: 11, height: 2))
+            #expect(node.measure(ProposedSize(width: 30, height: 9)) == Size(width: 30, height: 9))
+        }
         // No titles: nothing to draw or focus.
         let tree = ViewTree()
         #expect(render(Tabs([], selection: page.binding) { Text("page \($0)") }, width: 10, height: 2, tree: tree).lines == ["", ""])

@@ -1,6 +1,13 @@
 import Synchronization
 @testable import AppletUI
 
+/// Resolves `view` into its node outside a render, as its parent would, and hands the node to
+/// `body` while `tree` is alive: nodes and contexts refer to their tree without keeping it.
+@MainActor
+func withNode<V: View, R>(_ view: V, tree: ViewTree = ViewTree(), _ body: (Node) throws -> R) rethrows -> R {
+    try withExtendedLifetime(tree) { try body(view.makeSingleNode(ResolveContext(tree: tree))) }
+}
+
 /// A value held outside a widget, as the store would hold it in an app: tests bind widgets to it
 /// and read back what the widget wrote.
 final class Ref<Value: Sendable>: Sendable {

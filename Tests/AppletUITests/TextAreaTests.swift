@@ -191,11 +191,12 @@ struct TextAreaTests {
         type("!", into: tree)
         #expect(store.text.hasSuffix("line 99998\nline 99999!"))
         // Drawn directly: a frame of 3 rows draws 3 lines, wherever the text is scrolled.
-        let node = TextArea(text: store.binding).makeSingleNode(ResolveContext(tree: tree))
-        var direct = Canvas(size: Size(width: 12, height: 3))
-        node.place(in: direct.bounds)
-        node.draw(in: &direct, clip: direct.bounds)
-        #expect((node as? TextAreaNode)?.drawnLines == 0..<3)
+        withNode(TextArea(text: store.binding), tree: tree) { node in
+            var direct = Canvas(size: Size(width: 12, height: 3))
+            node.place(in: direct.bounds)
+            node.draw(in: &direct, clip: direct.bounds)
+            #expect((node as? TextAreaNode)?.drawnLines == 0..<3)
+        }
         // Long lines are cut at the frame's edge.
         let wide = render(HStack { TextArea(text: .constant("abcdefghijkl\n日本語")); Text("|") }, width: 6, height: 2)
         #expect(wide.lines == ["abcde|", "日本"])            // 語 would cross the edge
@@ -347,9 +348,10 @@ struct TextAreaTests {
     }
 
     @Test func sizesAndTinyFrames() {
-        let node = TextArea(text: .constant("")).makeSingleNode(ResolveContext(tree: ViewTree()))
-        #expect(node.measure(ProposedSize(width: nil, height: nil)) == Size(width: 40, height: 5))
-        #expect(node.measure(ProposedSize(width: 70, height: 20)) == Size(width: 70, height: 20))
+        withNode(TextArea(text: .constant(""))) { node in
+            #expect(node.measure(ProposedSize(width: nil, height: nil)) == Size(width: 40, height: 5))
+            #expect(node.measure(ProposedSize(width: 70, height: 20)) == Size(width: 70, height: 20))
+        }
         for text in ["", "abc\ndef", "日本語\n👩‍💻", numberedLines(50)] {
             for w in 0...3 {
                 for h in 0...3 {

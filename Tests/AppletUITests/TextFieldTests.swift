@@ -361,7 +361,7 @@ struct TextFieldTests {
 
     @Test func sizes() {
         let measure = { (field: TextField, width: Int?) in
-            field.makeSingleNode(ResolveContext(tree: ViewTree())).measure(ProposedSize(width: width, height: nil))
+            withNode(field) { $0.measure(ProposedSize(width: width, height: nil)) }
         }
         #expect(measure(TextField("Name", text: .constant("")), nil) == Size(width: 10, height: 1))
         #expect(measure(TextField("Name", text: .constant("fifteen chars..")), nil) == Size(width: 16, height: 1))

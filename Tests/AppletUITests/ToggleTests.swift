@@ -118,9 +118,10 @@ struct ToggleTests {
         #expect(render(Checkbox("Show hidden files", isOn: .constant(true)), width: 10, height: 1).line(0) == "[x] Show …")
         #expect(render(Toggle("日本語", isOn: .constant(true)), width: 8, height: 1).line(0) == "━━◉ 日…")
         #expect(render(Toggle("", isOn: .constant(true)), width: 8, height: 1).line(0) == "━━◉")
-        let node = Toggle("Wrap", isOn: .constant(true)).makeSingleNode(ResolveContext(tree: ViewTree()))
-        #expect(node.measure(.ideal) == Size(width: 8, height: 1))
-        #expect(node.measure(ProposedSize(width: 3, height: 5)) == Size(width: 3, height: 1))
+        withNode(Toggle("Wrap", isOn: .constant(true))) { node in
+            #expect(node.measure(.ideal) == Size(width: 8, height: 1))
+            #expect(node.measure(ProposedSize(width: 3, height: 5)) == Size(width: 3, height: 1))
+        }
     }
 
     @Test func tinySizes() {

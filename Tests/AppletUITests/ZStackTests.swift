@@ -27,8 +27,7 @@ struct ZStackTests {
     }
 
     @Test func sizeIsTheLargestChild() {
-        let node = ZStack { Text("abc"); Text("1\n2\n3\n4") }.makeSingleNode(ResolveContext(tree: ViewTree()))
-        #expect(node.measure(.ideal) == Size(width: 3, height: 4))
+        #expect(withNode(ZStack { Text("abc"); Text("1\n2\n3\n4") }) { $0.measure(.ideal) } == Size(width: 3, height: 4))
         // Beside other views in a stack it takes only that size.
         let canvas = render(HStack { ZStack(alignment: .topLeading) { Text("abc"); Text("xy") }; Text("|") }, width: 10, height: 1)
         #expect(canvas.line(0) == "xyc|")
