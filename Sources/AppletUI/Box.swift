@@ -25,8 +25,9 @@ public enum BoxStyle: Sendable, CaseIterable {
 /// ```
 ///
 /// The content is laid out inside the border (one cell in on every side). A title that does
-/// not fit is cut with `…`; a box too small for its border draws what fits. The border and
-/// title take the inherited style; the title is also bold.
+/// not fit is cut with `…`; a box too small for its border draws what fits. The border is drawn
+/// in the theme's `border` role and the title in its `title` role (bold); a colour set around
+/// the box (`.foregroundColor(.red)`) wins over the roles, and a disabled box is dimmed.
 ///
 /// ```swift
 /// Box(title: "Status") {
@@ -47,8 +48,11 @@ public struct Box<Content: View>: View {
     }
 
     public func _makeNodes(_ context: ResolveContext, into nodes: inout [Node]) {
-        nodes.append(BoxNode(child: content.makeSingleNode(context.child(0)), title: title,
-                             boxStyle: boxStyle, style: context.style))
+        // A colour set around the box (`.foregroundColor(.red)`) wins over the theme's roles.
+        var titleStyle = context.theme[.title].merged(with: context.style)
+        titleStyle.attributes.insert(.bold)
+        nodes.append(BoxNode(child: content.makeSingleNode(context.child(0)), title: title, boxStyle: boxStyle,
+                             style: context.theme[.border].merged(with: context.style), titleStyle: titleStyle))
     }
 }
 
@@ -56,14 +60,17 @@ final class BoxNode: Node {
     let child: Node
     let title: String?
     let boxStyle: BoxStyle
+    /// The border's style, and the title's.
     let style: Style
+    let titleStyle: Style
     private let titleWidth: Int
 
-    init(child: Node, title: String?, boxStyle: BoxStyle, style: Style) {
+    init(child: Node, title: String?, boxStyle: BoxStyle, style: Style, titleStyle: Style) {
         self.child = child
         self.title = title
         self.boxStyle = boxStyle
         self.style = style
+        self.titleStyle = titleStyle
         self.titleWidth = title?.terminalWidth ?? 0
     }
 
@@ -112,8 +119,6 @@ final class BoxNode: Node {
         let room = frame.width - 3 - 2             // corner + dash + space … space + corner
         guard room >= 1 else { return }
         let shown = titleWidth <= room ? title : title.truncated(toColumns: room, ellipsis: true)
-        var titleStyle = style
-        titleStyle.attributes.insert(.bold)
         let y = frame.minY
         canvas.put(" ", at: Point(x: frame.minX + 2, y: y), style: style, clip: clip)
         let used = canvas.write(shown, at: Point(x: frame.minX + 3, y: y), style: titleStyle, clip: clip)

@@ -165,9 +165,19 @@ struct DisplayWidgetTests {
     @Test func boxWithTitle() {
         let canvas = render(Box(title: "Title") { Text("hello") }, width: 12, height: 3)
         #expect(canvas.lines == ["┌─ Title ──┐", "│hello     │", "└──────────┘"])
-        #expect(canvas[3, 0].style.attributes == .bold)       // title
-        #expect(canvas[0, 0].style == .plain)                 // border
+        // The border and title take the theme's roles; the content keeps its own style.
+        let theme = ResolvedTheme.standard
+        #expect(canvas[3, 0].style == theme[.title])           // title (the role is bold)
+        #expect(canvas[3, 0].style.attributes.contains(.bold))
+        #expect(canvas[0, 0].style == theme[.border])          // border
+        #expect(canvas[2, 0].style == theme[.border])          // the space before the title
         #expect(canvas[1, 1].style == .plain)                 // content
+        // In monochrome the roles fall back to attributes: a dim border, a bold title.
+        let monoTree = ViewTree()
+        monoTree.theme = Theme.dark.resolved(for: .none)
+        let mono = render(Box(title: "Title") { Text("hello") }, width: 12, height: 3, tree: monoTree)
+        #expect(mono[0, 0].style == Style(attributes: .dim))
+        #expect(mono[3, 0].style == Style(attributes: .bold))
         let rounded = render(Box(title: "T", style: .rounded) { Text("x") }, width: 7, height: 3)
         #expect(rounded.lines == ["╭─ T ─╮", "│x    │", "╰─────╯"])
         let untitled = render(Box { Text("hi") }, width: 4, height: 3)
