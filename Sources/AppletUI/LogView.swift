@@ -17,6 +17,10 @@ public enum LogViewEvent: Sendable, Equatable {
 /// the bottom (`↓`/`j`, `PgDn`, the wheel), follows again. Long lines are cut with `…` (no wrap);
 /// control characters such as tabs are not drawn.
 ///
+/// While it has focus, its right column (beside the lines, not the indicator row) is a scroll bar
+/// whose thumb, in the theme's focus style, shows where the view is in the log; lines are cut
+/// one column earlier meanwhile.
+///
 /// Whether it follows is the `follow` binding when given (so the applet can show or set it),
 /// otherwise the view's own state, starting on. The log keeps whatever `lines` it is given:
 /// capping the scrollback (keeping, say, the last 10,000 lines) is the data owner's job. Lines
@@ -57,7 +61,9 @@ public struct LogView: View {
         nodes.append(LogViewNode(
             id: context.id, count: count, follow: follow, line: line, state: context.stateBox(LogViewState()),
             emit: context.emitter(LogViewEvent.self), style: context.style,
-            indicatorStyle: context.style.merged(with: context.theme[.accent])))
+            indicatorStyle: context.style.merged(with: context.theme[.accent]),
+            barStyle: context.style.merged(with: context.theme[.border]),
+            focusStyle: context.style.merged(with: context.theme[.focus])))
     }
 }
 
@@ -80,10 +86,13 @@ final class LogViewNode: Node, FocusableNode {
     let emit: EventEmitter<LogViewEvent>
     let style: Style
     let indicatorStyle: Style
+    let barStyle: Style
+    let focusStyle: Style
     var isFocused = false
 
     init(id: ViewID, count: Int, follow: Binding<Bool>?, line: @escaping @MainActor (Int) -> String,
-         state: WidgetStateBox<LogViewState>, emit: EventEmitter<LogViewEvent>, style: Style, indicatorStyle: Style) {
+         state: WidgetStateBox<LogViewState>, emit: EventEmitter<LogViewEvent>, style: Style, indicatorStyle: Style,
+         barStyle: Style, focusStyle: Style) {
         self.focusID = id
         self.count = count
         self.follow = follow
@@ -92,6 +101,8 @@ final class LogViewNode: Node, FocusableNode {
         self.emit = emit
         self.style = style
         self.indicatorStyle = indicatorStyle
+        self.barStyle = barStyle
+        self.focusStyle = focusStyle
     }
 
     private var isFollowing: Bool { follow?.wrappedValue ?? state.value.following }
@@ -131,13 +142,17 @@ final class LogViewNode: Node, FocusableNode {
         let following = isFollowing
         let top = state.value.top
         let rows = lineRows(following: following)
-        let room = frame.width
+        // The focus bar takes the right column (when there is a column left for text).
+        let showsBar = isFocused && frame.width >= 2
+        let room = frame.width - (showsBar ? 1 : 0)
+        let textArea = Rect(x: frame.minX, y: frame.minY, width: room, height: frame.height).intersection(area)
+        if showsBar { drawBar(rows: rows, top: top, in: &canvas, clip: area) }
         for i in 0..<rows {
             let index = top + i
             guard index < count else { break }
             let text = line(index)
             let shown = text.terminalWidth <= room ? text : text.truncated(toColumns: room, ellipsis: true)
-            canvas.write(shown, at: Point(x: frame.minX, y: frame.minY + i), style: style, clip: area)
+            canvas.write(shown, at: Point(x: frame.minX, y: frame.minY + i), style: style, clip: textArea)
         }
         if !following, frame.height >= 2 {
             let fresh = max(0, count - state.value.seen)
@@ -149,8 +164,22 @@ final class LogViewNode: Node, FocusableNode {
             }
             let y = frame.maxY - 1
             canvas.fill(Rect(x: frame.minX, y: y, width: frame.width, height: 1).intersection(area), with: .blank(indicatorStyle))
-            let shown = text.terminalWidth <= room ? text : text.truncated(toColumns: room, ellipsis: true)
+            let shown = text.terminalWidth <= frame.width ? text : text.truncated(toColumns: frame.width, ellipsis: true)
             canvas.write(shown, at: Point(x: frame.minX, y: y), style: indicatorStyle, clip: area)
+        }
+    }
+
+    /// The scroll bar beside the line rows: `┃` for the part of the log on screen, in the focus
+    /// style, over a `│` track.
+    private func drawBar(rows: Int, top: Int, in canvas: inout Canvas, clip: Rect) {
+        guard rows > 0 else { return }
+        let maxTop = max(0, count - rows)
+        let length = count <= rows ? rows : max(1, rows * rows / count)
+        let start = maxTop == 0 ? 0 : (min(top, maxTop) * (rows - length) + maxTop / 2) / maxTop
+        let x = frame.maxX - 1
+        for i in 0..<rows {
+            let isThumb = i >= start && i < start + length
+            canvas.put(isThumb ? "┃" : "│", at: Point(x: x, y: frame.minY + i), style: isThumb ? focusStyle : barStyle, clip: clip)
         }
     }
 
