@@ -223,11 +223,15 @@ public protocol FocusableNode: Node {
     /// True for widgets that take typed text: while one has focus, printable keys are text,
     /// not commands.
     var takesTextInput: Bool { get }
+    /// False while the widget has nothing to do with keys, so Tab and clicks pass it by (a
+    /// scroll view whose content fits). Asked after layout, on every frame; true by default.
+    var acceptsFocus: Bool { get }
 }
 
 extension FocusableNode {
     public func handlePaste(_ text: String) -> Bool { false }
     public var takesTextInput: Bool { false }
+    public var acceptsFocus: Bool { true }
 }
 
 /// Sends a widget's events to the `.onEvent` handlers around it and to its manager's subscribers.

@@ -15,7 +15,8 @@ public enum ScrollViewEvent: Sendable, Equatable {
 /// a `│` track, in the theme's border style, the thumb in the focus style while the scroll view
 /// has focus. Only the views that show are drawn. A scroll view takes all the space it is offered.
 ///
-/// The scroll view takes focus itself (before the widgets inside): `↑`/`↓` or `k`/`j` scroll by
+/// While its content overflows, the scroll view takes focus itself (before the widgets inside;
+/// content that fits leaves it out of the Tab order): `↑`/`↓` or `k`/`j` scroll by
 /// one (`←`/`→` or `h`/`l` when horizontal), `PgUp`/`PgDn` by a window, `Home`/`End` or `g`/`G`
 /// to the ends. The mouse wheel scrolls by 3 over the scroll view, and a click or drag on the
 /// scroll bar jumps there. When focus moves to a widget inside, the view scrolls to show it.
@@ -84,6 +85,8 @@ final class ScrollNode: Node, FocusableNode {
     let focusStyle: Style
     let emit: EventEmitter<ScrollViewEvent>
     var isFocused = false
+    /// Content that fits has nothing to scroll: Tab passes the view by (its widgets still get focus).
+    var acceptsFocus: Bool { maxOffset > 0 }
 
     // Set by `place`.
     /// The window the content shows through (the frame less the scroll bar).

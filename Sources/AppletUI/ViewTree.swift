@@ -117,7 +117,7 @@ public final class ViewTree {
     private func collectFocusables(_ node: Node) {
         // Disabled widgets take neither focus nor input; hidden ones have no nodes at all.
         if node is DisabledNode { return }
-        if let f = node as? any FocusableNode { focusables.append(f) }
+        if let f = node as? any FocusableNode, f.acceptsFocus { focusables.append(f) }
         for child in node.children { collectFocusables(child) }
     }
 

@@ -103,6 +103,38 @@ struct ScrollViewTests {
         #expect(canvas.lines == ["line 0", "line 1", "line 2", "line 3", "line 4"])
     }
 
+    @Test func contentThatFitsTakesNoFocus() {
+        let tree = ViewTree()
+        var pressed: [String] = []
+        // A fitting scroll view is no Tab stop (it would show nothing and do nothing); its
+        // widgets still are.
+        let fitting = VStack {
+            Button("A") { pressed.append("A") }
+            ScrollView { Button("B") { pressed.append("B") } }
+        }
+        _ = render(fitting, width: 10, height: 5, tree: tree)
+        #expect(tree.moveFocus())
+        tree.handleKey(KeyEvent(.enter))
+        #expect(pressed == ["B"])
+        #expect(tree.moveFocus())                                          // wraps to A
+        tree.handleKey(KeyEvent(.enter))
+        #expect(pressed == ["B", "A"])
+        // Once it overflows, it is a stop again, between A and B.
+        let tall = VStack {
+            Button("A") { pressed.append("A") }
+            ScrollView { Button("B") { pressed.append("B") }; ForEach(0..<10) { Text("line \($0)") } }
+        }
+        let tallTree = ViewTree()
+        let canvas = render(tall, width: 10, height: 4, tree: tallTree)
+        #expect(canvas[9, 1].style == ResolvedTheme.standard[.border])
+        #expect(tallTree.moveFocus())
+        let focused = render(tall, width: 10, height: 4, tree: tallTree)
+        #expect(focused[9, 1].style == ResolvedTheme.standard[.focus])    // the scroll view's thumb
+        #expect(tallTree.moveFocus())
+        tallTree.handleKey(KeyEvent(.enter))
+        #expect(pressed == ["B", "A", "B"])
+    }
+
     @Test func contentIsLaidOutBesideTheBar() {
         // With a bar, text wraps at the width left beside it.
         let canvas = render(ScrollView { Text("aaaa bbbb"); Text("c"); Text("d"); Text("e") }, width: 5, height: 3)
