@@ -113,7 +113,8 @@ done
 # --- Bytes for one '+' -----------------------------------------------------------------------
 tm send-keys -t m -l 'clear'; tm send-keys -t m Enter
 wait_until "a clear screen" at_prompt
-tm send-keys -t m -l '"$APP"'; tm send-keys -t m Enter
+# Each part starts from a fresh state folder: the counter is saved, so it would not start at 0.
+tm send-keys -t m -l '"$APP" --state-dir press-state'; tm send-keys -t m Enter
 wait_until "the Counter tab" screen_has "Count: 0"
 sleep 0.3   # let the first frame settle
 presses=()
@@ -136,7 +137,7 @@ wait_until "the app to quit" at_prompt
 # --- Tabs workload ---------------------------------------------------------------------------
 tm send-keys -t m -l 'clear'; tm send-keys -t m Enter
 wait_until "a clear screen" at_prompt
-tm send-keys -t m -l 'exec "$APP"'; tm send-keys -t m Enter
+tm send-keys -t m -l 'exec "$APP" --state-dir workload-state'; tm send-keys -t m Enter
 wait_until "the Counter tab" screen_has "Count: 0"
 sleep 0.3
 pid=$(tm display -p -t m '#{pane_pid}')

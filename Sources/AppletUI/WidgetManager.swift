@@ -82,6 +82,9 @@ public struct WidgetManager: Sendable, Hashable {
 
     /// Adds a widget (or leaves one already there as it is).
     public func add(_ id: String, _ state: WidgetState = .visible) {
+        // Factories call this while a view is evaluated, every frame: a write that changes
+        // nothing would still tell observers, and the view would be evaluated again, forever.
+        guard states.value[id] == nil else { return }
         states.modify { all in if all[id] == nil { all[id] = state } }
     }
 
@@ -111,6 +114,9 @@ public struct WidgetManager: Sendable, Hashable {
     }
 
     private func update(_ id: String, _ change: (WidgetState) -> WidgetState?) throws {
+        // No write (and so no redraw) when the state stays as it is.
+        guard let current = states.value[id] else { throw WidgetError.widgetNotFound(id) }
+        if change(current) == current { return }
         try states.modify { all in
             guard let current = all[id] else { throw WidgetError.widgetNotFound(id) }
             let next = change(current)

@@ -46,6 +46,19 @@ struct WidgetsGalleryTests {
         #expect(g.shows("ZStack") && g.shows("ScrollView") && g.shows("[ Item 0 ]"))
     }
 
+    @Test func anIdleGalleryDrawsNothing() async throws {
+        // The Inputs page builds its form with a factory that adds widget ids while the page is
+        // evaluated; that once redrew the page on every turn of the main queue (a core busy).
+        let g = try GalleryHarness()
+        for page in 0..<5 {
+            await drainMainQueue()
+            let frames = g.terminal.frameCount
+            for _ in 0..<5 { await drainMainQueue() }
+            #expect(g.terminal.frameCount == frames, "page \(page) kept drawing while idle")
+            g.press(KeyEvent(.right))
+        }
+    }
+
     @Test func functionKeysHideShowAndDisableThroughTheManager() throws {
         let g = try GalleryHarness()
         try Application.withCurrent(g.app) {

@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import Synchronization
 import Testing
 @testable import AppletUI
@@ -75,6 +76,28 @@ struct WidgetSystemTests {
             #expect(try manager.state(of: "late") == .disabled)
             try manager.remove("late")
             #expect(throws: WidgetError.widgetNotFound("late")) { try manager.state(of: "late") }
+        }
+    }
+
+    @Test func writesThatChangeNothingDoNotTellObservers() throws {
+        try withStore {
+            _ = manager.ids
+            // Factories add their ids while a view is evaluated, on every frame: if that told
+            // observers, the view would be evaluated again, forever.
+            func notifies(_ change: () throws -> Void) rethrows -> Bool {
+                let told = Ref(false)
+                withObservationTracking { _ = manager.states.value } onChange: { told.set(true) }
+                try change()
+                return told.value
+            }
+            let addKnown = notifies { manager.add("b", .disabled) }
+            let showShown = try notifies { try manager.show("b") }
+            let enableEnabled = try notifies { try manager.enable("b") }
+            let hide = try notifies { try manager.hide("b") }
+            let addNew = notifies { manager.add("new") }
+            #expect(!addKnown && !showShown && !enableEnabled)
+            #expect(hide && addNew)
+            #expect(throws: WidgetError.widgetNotFound("nope")) { try manager.show("nope") }
         }
     }
 
