@@ -172,10 +172,7 @@ final class LogViewNode: Node, FocusableNode {
     /// The scroll bar beside the line rows: `┃` for the part of the log on screen, in the focus
     /// style, over a `│` track.
     private func drawBar(rows: Int, top: Int, in canvas: inout Canvas, clip: Rect) {
-        guard rows > 0 else { return }
-        let maxTop = max(0, count - rows)
-        let length = count <= rows ? rows : max(1, rows * rows / count)
-        let start = maxTop == 0 ? 0 : (min(top, maxTop) * (rows - length) + maxTop / 2) / maxTop
+        let (start, length) = scrollThumb(track: rows, content: count, offset: top)
         let x = frame.maxX - 1
         for i in 0..<rows {
             let isThumb = i >= start && i < start + length

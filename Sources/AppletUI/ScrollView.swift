@@ -222,11 +222,7 @@ final class ScrollNode: Node, FocusableNode {
 
     /// The thumb's start and length on a track of `visibleLength` cells.
     private var thumb: (start: Int, length: Int) {
-        let track = visibleLength
-        guard contentLength > 0, track > 0 else { return (0, 0) }
-        let length = min(track, max(1, track * track / contentLength))
-        let start = maxOffset == 0 ? 0 : (state.value.offset * (track - length) + maxOffset / 2) / maxOffset
-        return (start, length)
+        scrollThumb(track: visibleLength, content: contentLength, offset: state.value.offset)
     }
 
     private func drawBar(in canvas: inout Canvas, clip: Rect) {
@@ -295,4 +291,16 @@ final class ScrollNode: Node, FocusableNode {
         guard p.y == frame.maxY - 1, p.x >= viewport.minX, p.x < viewport.maxX else { return nil }
         return p.x - viewport.minX
     }
+}
+
+/// Where a scroll bar's thumb sits on a track of `track` cells showing `content` cells from
+/// `offset`: its length is the share of the content on screen (at least one cell), the whole
+/// track when everything fits. Shared by ScrollView and LogView.
+func scrollThumb(track: Int, content: Int, offset: Int) -> (start: Int, length: Int) {
+    guard track > 0 else { return (0, 0) }
+    guard content > track else { return (0, track) }
+    let length = max(1, track * track / content)
+    let maxOffset = content - track
+    let start = (min(max(0, offset), maxOffset) * (track - length) + maxOffset / 2) / maxOffset
+    return (start, length)
 }
