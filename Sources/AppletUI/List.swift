@@ -44,6 +44,23 @@ public struct List<Row: View>: View {
         self.row = row
     }
 
+    /// A list of a collection's elements, one row each; `selection` is the selected element's
+    /// position (0 for the first).
+    ///
+    /// ```swift
+    /// @StoredState(\.notes) var notes
+    /// List(notes.items, selection: $notes.selected) { note in
+    ///     Text(note.title)
+    /// }
+    /// ```
+    public init<Data: RandomAccessCollection>(_ data: Data, selection: Binding<Int>,
+                                              @ViewBuilder row: @escaping @MainActor (Data.Element) -> Row) {
+        let start = data.startIndex
+        self.init(count: data.count, selection: selection) { index in
+            row(data[data.index(start, offsetBy: index)])
+        }
+    }
+
     /// Lets the user mark any number of rows, kept in `rows`. The selection (the cursor) moves as
     /// before; `Space` marks or unmarks the selected row, `Shift-↑`/`Shift-↓` mark the rows they
     /// move over (both ends included), and a click in the mark column (the first two columns)

@@ -83,27 +83,36 @@ final class StackNode: Node {
     override var children: [Node] { items }
 
     override func sizeThatFits(_ proposal: ProposedSize) -> Size {
-        let (main, cross) = layout(proposal)
-        var total = totalSpacing, widest = 0
-        for m in main { total += m }
-        for c in cross where c > widest { widest = c }
+        let layout = layout(proposal)
+        var total = spacing(between: layout.shown), widest = 0
+        for m in layout.main { total += m }
+        for c in layout.cross where c > widest { widest = c }
         return Size.make(axis, main: total, cross: widest)
     }
 
-    private var totalSpacing: Int { items.isEmpty ? 0 : spacing * (items.count - 1) }
+    private func spacing(between count: Int) -> Int { count == 0 ? 0 : spacing * (count - 1) }
+    private var totalSpacing: Int { spacing(between: items.count) }
+
+    /// Main-axis and cross-axis lengths of every child, and how many children (from the first)
+    /// are shown: when even one row (column) each does not fit, the last children are left out,
+    /// with the spacing before them, rather than squeezing the first ones to nothing.
+    private struct Layout {
+        var main: [Int]
+        var cross: [Int]
+        var shown: Int
+    }
 
     /// The last layout computed: `place` asks for the one `sizeThatFits` just did.
-    private var lastLayout: (proposal: ProposedSize, main: [Int], cross: [Int])?
+    private var lastLayout: (proposal: ProposedSize, layout: Layout)?
 
-    /// Main-axis lengths and cross-axis lengths of every child for a proposal.
-    private func layout(_ proposal: ProposedSize) -> ([Int], [Int]) {
-        if let last = lastLayout, last.proposal == proposal { return (last.main, last.cross) }
+    private func layout(_ proposal: ProposedSize) -> Layout {
+        if let last = lastLayout, last.proposal == proposal { return last.layout }
         let result = computeLayout(proposal)
-        lastLayout = (proposal, result.0, result.1)
+        lastLayout = (proposal, result)
         return result
     }
 
-    private func computeLayout(_ proposal: ProposedSize) -> ([Int], [Int]) {
+    private func computeLayout(_ proposal: ProposedSize) -> Layout {
         let crossProposal = proposal.across(axis)
         var main = Array(repeating: 0, count: items.count)
         var cross = Array(repeating: 0, count: items.count)
@@ -113,7 +122,7 @@ final class StackNode: Node {
                 main[i] = s.along(axis)
                 cross[i] = s.across(axis)
             }
-            return (main, cross)
+            return Layout(main: main, cross: cross, shown: items.count)
         }
         // The usual case: every child fits at its largest. Each gets that and the spacers share
         // what is left, with one measurement per child.
@@ -137,34 +146,50 @@ final class StackNode: Node {
                 left -= main[i]
                 spacersLeft -= 1
             }
-            return (main, cross)
+            return Layout(main: main, cross: cross, shown: items.count)
         }
         // Least flexible first; spacers always last so they get only what is left over.
         var order: [(index: Int, flexibility: Int)] = []
         order.reserveCapacity(items.count)
+        var shown = 0, needed = 0
         for (i, child) in items.enumerated() {
             if child.isSpacer { order.append((i, Int.max)); continue }
             let smallest = child.measure(.make(axis, main: 0, cross: crossProposal)).along(axis)
             let largest = child.measure(.make(axis, main: unboundedLength, cross: crossProposal)).along(axis)
             order.append((i, largest - smallest))
         }
+        // The children that get a row at least (or their smallest length), in order: the rest are
+        // cut, as a screen cuts what is below its last row.
+        for child in items {
+            let least = child.isSpacer || child.measure(.make(axis, main: unboundedLength, cross: crossProposal)).along(axis) == 0 ? 0 : 1
+            let more = least + (shown > 0 ? spacing : 0)
+            if needed + more > available, shown > 0 { break }
+            needed += more
+            shown += 1
+        }
+        order.removeAll { $0.index >= shown }
         Self.sortByFlexibility(&order)
-        var remaining = max(0, available - totalSpacing)
+        var remaining = max(0, available - spacing(between: shown))
         // Content shares the space first; spacers then split what is left between them.
         var contentLeft = 0
-        for item in items where !item.isSpacer { contentLeft += 1 }
-        var spacersLeft = items.count - contentLeft
+        for item in items.prefix(shown) where !item.isSpacer { contentLeft += 1 }
+        var spacersLeft = shown - contentLeft
         for entry in order {
             let isSpacer = items[entry.index].isSpacer
-            let share = isSpacer ? remaining / max(1, spacersLeft) : remaining / max(1, contentLeft)
+            // Content rounds its share up, so when not everything fits the earlier children keep
+            // their rows and the last ones are cut (a title is never dropped for a footnote).
+            // and every shown child keeps a row for itself until it is served.
+            let reserved = isSpacer ? 0 : contentLeft - 1
+            let share = isSpacer ? remaining / max(1, spacersLeft)
+                : min((remaining + max(1, contentLeft) - 1) / max(1, contentLeft), max(0, remaining - reserved))
             let s = items[entry.index].measure(.make(axis, main: share, cross: crossProposal))
-            let length = min(s.along(axis), max(0, remaining))
+            let length = min(s.along(axis), max(0, remaining - reserved))
             main[entry.index] = length
             cross[entry.index] = s.across(axis)
             remaining -= length
             if isSpacer { spacersLeft -= 1 } else { contentLeft -= 1 }
         }
-        return (main, cross)
+        return Layout(main: main, cross: cross, shown: shown)
     }
 
     /// Stable insertion sort, least flexible first (a handful of children; no closures, so no
@@ -184,10 +209,16 @@ final class StackNode: Node {
 
     override func place(in rect: Rect) {
         frame = rect
-        let (main, cross) = layout(ProposedSize(rect.size))
+        let layout = layout(ProposedSize(rect.size))
+        let (main, cross) = (layout.main, layout.cross)
         var offset = axis == .horizontal ? rect.x : rect.y
         let crossAvailable = rect.size.across(axis)
         for (i, child) in items.enumerated() {
+            guard i < layout.shown else {
+                // Cut: nothing, at the end of the stack.
+                child.place(in: Rect(origin: axis == .horizontal ? Point(x: rect.maxX, y: rect.y) : Point(x: rect.x, y: rect.maxY), size: .zero))
+                continue
+            }
             // The layout measured each child at (or above) the length it got: its cross length
             // from then holds.
             let crossLength = min(cross[i], crossAvailable)

@@ -199,3 +199,18 @@ final class TextFieldNode: Node, FocusableNode {
         emit(.changed(new))
     }
 }
+
+extension View {
+    /// Runs `action` when `Enter` is pressed in a text field inside this view (the field's
+    /// `TextFieldEvent.submitted`), as SwiftUI's `onSubmit` does.
+    ///
+    /// ```swift
+    /// TextField("New note", text: $draft)
+    ///     .onSubmit { notes.append(draft); draft = "" }
+    /// ```
+    public func onSubmit(_ action: @escaping @MainActor () -> Void) -> EventHandlerView<Self, TextFieldEvent> {
+        onEvent(TextFieldEvent.self) { event in
+            if case .submitted = event { action() }
+        }
+    }
+}

@@ -102,6 +102,7 @@ public final class ViewTree {
     public func render<V: View>(_ view: V, in rect: Rect, on canvas: inout Canvas, isActive: Bool = true) {
         frameTime = clock()
         needsAnimationFrame = false
+        keyHandlers.removeAll(keepingCapacity: true)
         let node = view.makeSingleNode(ResolveContext(tree: self))
         node.place(in: rect)
         root = node
@@ -145,12 +146,30 @@ public final class ViewTree {
         return true
     }
 
-    /// Sends a key to the focused widget; false if it did not take it.
+    /// Sends a key to the focused widget and, if it does not take it, to the `.onKeyPress`
+    /// handlers around it, innermost first (all of them when nothing has focus); false if none took it.
     @discardableResult
     public func handleKey(_ key: KeyEvent) -> Bool {
-        let taken = focusedWidget?.handleKey(key) ?? false
+        let focused = focusedWidget
+        var taken = focused?.handleKey(key) ?? false
+        if !taken {
+            for scope in keyHandlers where focused == nil || scope.nodes.contains(where: { Self.contains($0, focused!) }) {
+                if scope.handler(key) == .handled { taken = true; break }
+            }
+        }
         if taken { invalidate() }
         return taken
+    }
+
+    /// `.onKeyPress` handlers of the last frame, innermost first, with the nodes each covers.
+    private var keyHandlers: [(handler: @MainActor (KeyEvent) -> KeyPressResult, nodes: [Node])] = []
+
+    func addKeyHandler(_ handler: @escaping @MainActor (KeyEvent) -> KeyPressResult, covering nodes: [Node]) {
+        keyHandlers.append((handler, nodes))
+    }
+
+    private static func contains(_ node: Node, _ target: Node) -> Bool {
+        node === target || node.children.contains { contains($0, target) }
     }
 
     /// The widget a mouse button went down on: it gets the drags and the release that follow,

@@ -216,6 +216,34 @@ public struct Canvas: Hashable, Sendable {
     /// Every row's text (see `line(_:)`).
     public var lines: [String] { (0..<size.height).map(line) }
 
+    /// The text of each row of `rect` (clipped to the canvas), wide characters once, trailing spaces
+    /// trimmed. A wide character cut by the rect's left edge leaves a space; one cut by its right edge
+    /// is kept whole.
+    ///
+    /// ```swift
+    /// canvas.lines(in: Rect(x: 0, y: 1, width: 20, height: 2))   // ["Count: 1", ""]
+    /// ```
+    public func lines(in rect: Rect) -> [String] {
+        let clipped = rect.intersection(bounds)
+        guard !clipped.isEmpty else { return Array(repeating: "", count: max(0, rect.height)) }
+        var rows: [String] = []
+        for y in rect.minY..<rect.maxY {
+            guard y >= clipped.minY, y < clipped.maxY else { rows.append(""); continue }
+            var s = ""
+            for x in clipped.minX..<clipped.maxX {
+                let c = cells[y * size.width + x]
+                if c.isContinuation {
+                    if x == clipped.minX { s.append(" ") }
+                } else {
+                    s.append(c.grapheme)
+                }
+            }
+            while s.last == " " { s.removeLast() }
+            rows.append(s)
+        }
+        return rows
+    }
+
     /// All rows joined with newlines; handy in test failure messages.
     public var text: String { lines.joined(separator: "\n") }
 }

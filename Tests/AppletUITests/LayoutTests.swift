@@ -17,6 +17,13 @@ struct LayoutTests {
         #expect(canvas.lines == ["one", "", "two", "", "three", ""])
     }
 
+    @Test func aStackTooShortCutsItsLastRowsNotItsFirst() {
+        let view = VStack(spacing: 1) { Text("Title"); Text("Body"); Text("[ OK ]"); Text("footnote") }
+        #expect(render(view, width: 10, height: 6).lines == ["Title", "", "Body", "", "[ OK ]", ""])
+        #expect(render(view, width: 10, height: 3).lines == ["Title", "", "Body"])
+        #expect(render(view, width: 10, height: 1).lines == ["Title"])
+    }
+
     @Test func hstackWithSpacerPushesToTheEdges() {
         let canvas = render(HStack { Text("left"); Spacer(); Text("right") }, width: 20, height: 1)
         #expect(canvas.lines == ["left           right"])

@@ -219,4 +219,19 @@ struct CellValueTests {
         #expect(fast == general)
         #expect(usedFast == usedGeneral)
     }
+
+    @Test func linesInARegion() {
+        var canvas = Canvas(size: Size(width: 10, height: 3))
+        canvas.write("hello 東京", at: Point(x: 0, y: 0))
+        canvas.write("  x", at: Point(x: 0, y: 1))
+        // Inside the canvas: trailing spaces trimmed, leading ones kept.
+        #expect(canvas.lines(in: Rect(x: 1, y: 0, width: 4, height: 2)) == ["ello", " x"])
+        // A wide character cut on the left leaves a space; one cut on the right is kept whole.
+        #expect(canvas.lines(in: Rect(x: 7, y: 0, width: 3, height: 1)) == [" 京"])
+        #expect(canvas.lines(in: Rect(x: 6, y: 0, width: 1, height: 1)) == ["東"])
+        // Rows and columns outside the canvas read as empty, one string per row asked for.
+        #expect(canvas.lines(in: Rect(x: 0, y: 2, width: 10, height: 3)) == ["", "", ""])
+        #expect(canvas.lines(in: Rect(x: 20, y: 0, width: 5, height: 2)) == ["", ""])
+        #expect(canvas.lines(in: .zero) == [])
+    }
 }

@@ -1,5 +1,3 @@
-import Terminal
-
 /// Reads and writes keys as text: `"q"`, `"+"`, `"ctrl-p"`, `"shift-tab"`, `"alt-enter"`, `"f5"`, `"pgdn"`.
 ///
 /// ```swift
