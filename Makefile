@@ -1,36 +1,68 @@
 # AppletKit: `make run` builds and launches the demo host, `make test` builds and runs every test.
-# Missing system packages (libncurses-dev, pkg-config, tmux) are installed with apt-get.
+# Missing system packages (libncurses-dev, tmux) are installed with apt-get.
+#
+# The repository holds several packages: the framework (this folder), each example applet
+# (Applets/*), and the demo host (Demo). They all build into one scratch folder, .build, so the
+# framework is compiled once however many packages use it. SwiftPM caches a scratch folder's
+# build plan without noticing which package it was made for (`swift test` then runs another
+# package's tests), so every command here asks for a fresh plan: a second or two, no recompiling.
 
 SWIFT ?= swift
 ARGS ?=
+BUILD := $(CURDIR)/.build
+SCRATCH := --scratch-path $(BUILD) --disable-build-manifest-caching
+APPLETS := $(sort $(dir $(wildcard Applets/*/Package.swift)))
 # apt-get needs root: use sudo when we are not root and it exists.
 SUDO := $(shell if [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then echo sudo; fi)
 
-.PHONY: run build test bench clean deps test-deps
+.PHONY: run build test test-framework test-applets test-demo test-packaging bench clean deps test-deps
 
 run: build
-	./.build/debug/appletkit $(ARGS)
+	$(BUILD)/debug/appletkit $(ARGS)
 
+# The demo host and, through it, every example applet and the framework.
 build: deps
-	$(SWIFT) build
+	$(SWIFT) build --package-path Demo $(SCRATCH)
 
-test: deps test-deps
-	$(SWIFT) build
-	$(SWIFT) test
+test: deps test-deps test-framework test-applets test-demo test-packaging
+
+# The framework's own tests: unit, headless screen and golden-screen tests.
+test-framework: deps
+	$(SWIFT) build --build-tests $(SCRATCH)
+	$(SWIFT) test --skip-build $(SCRATCH)
+
+# Each example applet package's tests, as its author would run them.
+test-applets: deps
+	@set -e; for applet in $(APPLETS); do \
+		echo "make: testing $$applet"; \
+		$(SWIFT) build --build-tests --package-path $$applet $(SCRATCH); \
+		$(SWIFT) test --skip-build --package-path $$applet $(SCRATCH); \
+	done
+
+# The demo: its screens, its command line, and the real binary in tmux and on pseudo-terminals.
+test-demo: deps test-deps
+	$(SWIFT) build --build-tests --package-path Demo $(SCRATCH)
+	$(SWIFT) test --skip-build --package-path Demo $(SCRATCH) --skip PackagingTests
+
+# Packages built from outside the repository (by URL, from the generator, the tutorial), after
+# everything else: each builds AppletKit again in a folder of its own, which takes a few minutes.
+test-packaging: deps test-deps
+	$(SWIFT) build --build-tests --package-path Demo $(SCRATCH)
+	$(SWIFT) test --skip-build --package-path Demo $(SCRATCH) --filter PackagingTests
 
 # Release-build benchmarks (ordo-one/benchmark) printing figures; see Benchmarks/.
 bench: deps
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark --no-progress --target StoreBenchmarks --target UIBenchmarks
 
 clean:
-	rm -rf .build .build-* Benchmarks/.build
+	rm -rf .build .build-* Benchmarks/.build Demo/.build $(addsuffix .build,$(APPLETS))
 
-# ncursesw headers and library, found through pkg-config (Debian: libncurses-dev).
+# ncursesw's headers and library (Debian: libncurses-dev).
 deps:
-	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists ncursesw; then \
-		echo "make: ncursesw (libncurses-dev) or pkg-config is missing; installing them with apt-get..."; \
-		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libncurses-dev pkg-config \
-			|| { echo "make: could not install libncurses-dev; install it by hand (apt-get install libncurses-dev pkg-config)"; exit 1; }; \
+	@if [ ! -e /usr/include/ncursesw/ncurses.h ] && [ ! -e /usr/include/ncurses.h ]; then \
+		echo "make: the ncursesw headers (libncurses-dev) are missing; installing them with apt-get..."; \
+		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libncurses-dev \
+			|| { echo "make: could not install libncurses-dev; install it by hand (apt-get install libncurses-dev)"; exit 1; }; \
 	fi
 
 # The end-to-end tests drive the real binary inside tmux.

@@ -1,79 +1,57 @@
 // swift-tools-version: 6.1
-// The AppletKit framework and its demo host. Each example applet is its own package under
-// Applets/ that depends back on this package's library products; SwiftPM accepts that cycle
-// between packages because the target graph has none.
+// The AppletKit framework: its library products and its tests, nothing else. The demo host (Demo/)
+// and the example applets (Applets/) are packages of their own that depend on this one, as any
+// app or applet in another repository does:
+//
+//     .package(url: "https://github.com/appletkit/AppletKit", from: "0.1.0")
 import PackageDescription
+
+// The framework's Swift modules, bottom to top. `AppletKit` re-exports the others, so a product that
+// offers it lists all of them: SwiftPM rebuilds a client when the modules of its *direct*
+// dependencies change, and a module seen only through a re-export would otherwise be missed,
+// leaving code compiled against an old type layout behind (a crash or a link error).
+let frameworkModules = ["Terminal", "AppletState", "AppletUI", "AppletKit"]
 
 let package = Package(
     name: "AppletKit",
     platforms: [.macOS(.v15)],
     products: [
-        .library(name: "Terminal", targets: ["Terminal"]),
+        // What an applet, an Interface target or an app depends on: `import AppletKit`.
+        .library(name: "AppletKit", targets: frameworkModules),
+        // What an applet package's tests depend on: a headless host and screen assertions.
+        .library(name: "AppletTesting", targets: frameworkModules + ["AppletTesting"]),
+        // The layers on their own, for code that needs only them (a store without a terminal).
         .library(name: "AppletState", targets: ["AppletState"]),
-        .library(name: "AppletUI", targets: ["AppletUI"]),
-        .library(name: "Applet", targets: ["Applet"]),
-        .library(name: "AppletKit", targets: ["AppletKit"]),
-        .executable(name: "appletkit", targets: ["appletkit"]),
+        .library(name: "AppletUI", targets: ["Terminal", "AppletState", "AppletUI"]),
+        .library(name: "Terminal", targets: ["Terminal"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
-        .package(path: "Applets/CounterApplet"),
-        .package(path: "Applets/DashboardApplet"),
-        .package(path: "Applets/ListApplet"),
-        .package(path: "Applets/WidgetsApplet"),
     ],
     targets: [
-        // ncursesw from the system (Debian: libncurses-dev), and a C shim for what Swift can't do.
-        .systemLibrary(
-            name: "CNcurses",
-            pkgConfig: "ncursesw",
-            providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]
+        // A small C layer over the system's ncursesw (Debian: libncurses-dev). Linked by name rather
+        // than through pkg-config, whose flags for ncursesw SwiftPM refuses with a warning.
+        .target(
+            name: "CNcursesShim",
+            linkerSettings: [
+                .linkedLibrary("ncursesw", .when(platforms: [.linux])),
+                .linkedLibrary("ncurses", .when(platforms: [.macOS])),
+            ]
         ),
-        .target(name: "CNcursesShim", dependencies: ["CNcurses"]),
         .target(name: "Terminal", dependencies: ["CNcursesShim"]),
         .target(name: "AppletState", dependencies: [.product(name: "Logging", package: "swift-log")]),
         .target(name: "AppletUI", dependencies: ["Terminal", "AppletState"]),
-        .target(name: "Applet", dependencies: ["AppletUI", "AppletState", "Terminal"]),
-        // Every module names (and imports) what it uses directly: the incremental build only
-        // tracks direct imports, and a layout change seen through `@_exported` alone would
-        // leave stale code behind.
         .target(name: "AppletKit", dependencies: [
-            "Applet", "AppletUI", "AppletState", "Terminal",
+            "AppletUI", "AppletState", "Terminal",
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .executableTarget(
-            name: "appletkit",
-            dependencies: [
-                "AppletKit", "AppletState", "AppletUI",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "CounterApplet", package: "CounterApplet"),
-                .product(name: "DashboardApplet", package: "DashboardApplet"),
-                .product(name: "ListApplet", package: "ListApplet"),
-                .product(name: "WidgetsApplet", package: "WidgetsApplet"),
-            ]
-        ),
+        .target(name: "AppletTesting", dependencies: ["AppletKit", "AppletUI", "AppletState", "Terminal"]),
+
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
         .testTarget(name: "AppletStateTests", dependencies: ["AppletState"]),
-        // Golden screens are read from the source tree by path (#filePath), not bundled.
-        .testTarget(name: "AppletUITests", dependencies: ["AppletUI"], exclude: ["__Snapshots__"]),
-        .testTarget(
-            name: "AppletKitTests",
-            dependencies: [
-                "AppletKit",
-                "AppletState",
-                .product(name: "CounterApplet", package: "CounterApplet"),
-                .product(name: "CounterAppletInterface", package: "CounterApplet"),
-                .product(name: "DashboardApplet", package: "DashboardApplet"),
-                .product(name: "DashboardAppletInterface", package: "DashboardApplet"),
-                .product(name: "ListApplet", package: "ListApplet"),
-                .product(name: "ListAppletInterface", package: "ListApplet"),
-                .product(name: "WidgetsApplet", package: "WidgetsApplet"),
-                .product(name: "WidgetsAppletInterface", package: "WidgetsApplet"),
-            ]
-        ),
-        .testTarget(name: "EndToEndTests"),
+        // Golden screens live in Tests/__Snapshots__/<target>/, outside every target (AppletTesting).
+        .testTarget(name: "AppletUITests", dependencies: ["AppletUI", "AppletTesting"]),
+        .testTarget(name: "AppletKitTests", dependencies: ["AppletKit", "AppletTesting", "AppletUI", "AppletState", "Terminal"]),
     ],
     swiftLanguageModes: [.v6]
 )

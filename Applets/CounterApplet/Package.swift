@@ -1,11 +1,8 @@
 // swift-tools-version: 6.1
-// An example applet package: the applet, and an Interface target with the state it shares.
-// It depends back on the AppletKit root package (two folders up) for the framework's products.
-import Foundation
+// The counter: + and - change a count kept across restarts; other applets share it through CounterAppletInterface.
+// An applet package as any other would be: the applet, an Interface target with the state it
+// shares, and its tests. It depends on AppletKit (here by path, two folders up; elsewhere by URL).
 import PackageDescription
-
-// The root's package identity is its folder's name, whatever the clone was called.
-let root = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
 
 let package = Package(
     name: "CounterApplet",
@@ -14,12 +11,19 @@ let package = Package(
         .library(name: "CounterApplet", targets: ["CounterApplet"]),
         .library(name: "CounterAppletInterface", targets: ["CounterAppletInterface"]),
     ],
-    dependencies: [.package(path: "../..")],
+    dependencies: [
+        .package(name: "AppletKit", path: "../.."),
+    ],
     targets: [
-        .target(name: "CounterAppletInterface", dependencies: [.product(name: "AppletState", package: root)]),
-        .target(name: "CounterApplet", dependencies: ["CounterAppletInterface", .product(name: "Applet", package: root),
-            // Named directly too: incremental builds only track direct imports.
-            .product(name: "AppletState", package: root), .product(name: "AppletUI", package: root)]),
+        .target(name: "CounterAppletInterface", dependencies: [.product(name: "AppletKit", package: "AppletKit")]),
+        .target(name: "CounterApplet", dependencies: [
+            "CounterAppletInterface",
+            .product(name: "AppletKit", package: "AppletKit"),
+        ]),
+        .testTarget(name: "CounterAppletTests", dependencies: [
+            "CounterApplet",
+            .product(name: "AppletTesting", package: "AppletKit"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,11 +1,8 @@
 // swift-tools-version: 6.1
-// An example applet package: the applet, and an Interface target with the state it shares.
-// It depends back on the AppletKit root package (two folders up) for the framework's products.
-import Foundation
+// The dashboard: the Counter applet's shared count, known only through CounterAppletInterface, with a goal.
+// An applet package as any other would be: the applet, an Interface target with the state it
+// shares, and its tests. It depends on AppletKit (here by path, two folders up; elsewhere by URL).
 import PackageDescription
-
-// The root's package identity is its folder's name, whatever the clone was called.
-let root = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
 
 let package = Package(
     name: "DashboardApplet",
@@ -15,16 +12,20 @@ let package = Package(
         .library(name: "DashboardAppletInterface", targets: ["DashboardAppletInterface"]),
     ],
     dependencies: [
-        .package(path: "../.."),
+        .package(name: "AppletKit", path: "../.."),
         .package(path: "../CounterApplet"),
     ],
     targets: [
-        .target(name: "DashboardAppletInterface", dependencies: [.product(name: "AppletState", package: root)]),
-        .target(name: "DashboardApplet", dependencies: ["DashboardAppletInterface",
+        .target(name: "DashboardAppletInterface", dependencies: [.product(name: "AppletKit", package: "AppletKit")]),
+        .target(name: "DashboardApplet", dependencies: [
+            "DashboardAppletInterface",
             .product(name: "CounterAppletInterface", package: "CounterApplet"),
-            .product(name: "Applet", package: root),
-            // Named directly too: incremental builds only track direct imports.
-            .product(name: "AppletState", package: root), .product(name: "AppletUI", package: root)]),
+            .product(name: "AppletKit", package: "AppletKit"),
+        ]),
+        .testTarget(name: "DashboardAppletTests", dependencies: [
+            "DashboardApplet",
+            .product(name: "AppletTesting", package: "AppletKit"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

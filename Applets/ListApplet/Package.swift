@@ -1,11 +1,8 @@
 // swift-tools-version: 6.1
-// An example applet package: the applet, and an Interface target with the state it shares.
-// It depends back on the AppletKit root package (two folders up) for the framework's products.
-import Foundation
+// A list of a million rows, only the visible ones ever built.
+// An applet package as any other would be: the applet, an Interface target with the state it
+// shares, and its tests. It depends on AppletKit (here by path, two folders up; elsewhere by URL).
 import PackageDescription
-
-// The root's package identity is its folder's name, whatever the clone was called.
-let root = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
 
 let package = Package(
     name: "ListApplet",
@@ -14,12 +11,19 @@ let package = Package(
         .library(name: "ListApplet", targets: ["ListApplet"]),
         .library(name: "ListAppletInterface", targets: ["ListAppletInterface"]),
     ],
-    dependencies: [.package(path: "../..")],
+    dependencies: [
+        .package(name: "AppletKit", path: "../.."),
+    ],
     targets: [
-        .target(name: "ListAppletInterface", dependencies: [.product(name: "AppletState", package: root)]),
-        .target(name: "ListApplet", dependencies: ["ListAppletInterface", .product(name: "Applet", package: root),
-            // Named directly too: incremental builds only track direct imports.
-            .product(name: "AppletState", package: root), .product(name: "AppletUI", package: root)]),
+        .target(name: "ListAppletInterface", dependencies: [.product(name: "AppletKit", package: "AppletKit")]),
+        .target(name: "ListApplet", dependencies: [
+            "ListAppletInterface",
+            .product(name: "AppletKit", package: "AppletKit"),
+        ]),
+        .testTarget(name: "ListAppletTests", dependencies: [
+            "ListApplet",
+            .product(name: "AppletTesting", package: "AppletKit"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,11 +1,8 @@
 // swift-tools-version: 6.1
-// The widget gallery: every AppletUI widget, with keys to hide, show and disable some.
-// It depends back on the AppletKit root package (two folders up) for the framework's products.
-import Foundation
+// The widget gallery: every widget, with keys to hide, show and disable some through its WidgetManager.
+// An applet package as any other would be: the applet, an Interface target with the state it
+// shares, and its tests. It depends on AppletKit (here by path, two folders up; elsewhere by URL).
 import PackageDescription
-
-// The root's package identity is its folder's name, whatever the clone was called.
-let root = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
 
 let package = Package(
     name: "WidgetsApplet",
@@ -14,12 +11,19 @@ let package = Package(
         .library(name: "WidgetsApplet", targets: ["WidgetsApplet"]),
         .library(name: "WidgetsAppletInterface", targets: ["WidgetsAppletInterface"]),
     ],
-    dependencies: [.package(path: "../..")],
+    dependencies: [
+        .package(name: "AppletKit", path: "../.."),
+    ],
     targets: [
-        .target(name: "WidgetsAppletInterface", dependencies: [.product(name: "AppletState", package: root), .product(name: "AppletUI", package: root)]),
-        .target(name: "WidgetsApplet", dependencies: ["WidgetsAppletInterface", .product(name: "Applet", package: root),
-            // Named directly too: incremental builds only track direct imports.
-            .product(name: "AppletState", package: root), .product(name: "AppletUI", package: root)]),
+        .target(name: "WidgetsAppletInterface", dependencies: [.product(name: "AppletKit", package: "AppletKit")]),
+        .target(name: "WidgetsApplet", dependencies: [
+            "WidgetsAppletInterface",
+            .product(name: "AppletKit", package: "AppletKit"),
+        ]),
+        .testTarget(name: "WidgetsAppletTests", dependencies: [
+            "WidgetsApplet",
+            .product(name: "AppletTesting", package: "AppletKit"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,9 +1,6 @@
 import AppletKit
-import AppletState
-import AppletUI
 import UIScreens
 import Benchmark
-import Terminal
 
 // Frame costs (issue 4 budgets): a full frame of a 200x60 screen with 4 panes of mixed widgets
 // (evaluate + layout + draw + diff) <= 1 ms; a one-cell change <= 50 us; scrolling a

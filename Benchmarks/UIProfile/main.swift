@@ -1,7 +1,4 @@
 import AppletKit
-import AppletState
-import AppletUI
-import Terminal
 import UIScreens
 
 // A plain timing loop over the same screens as UIBenchmarks (no harness), for profiling with

@@ -1,7 +1,4 @@
 import AppletKit
-import AppletState
-import AppletUI
-import Terminal
 
 // The screens the UI benchmarks and UIProfile measure (issue 4 budgets): a 200x60 screen with
 // 4 panes of mixed widgets in the real host, and lists and tables of 1,000 or 1,000,000 rows.

@@ -1,4 +1,3 @@
-@_exported import Applet
 import AppletState
 import AppletUI
 import Terminal
@@ -264,6 +263,9 @@ public final class AppletHost {
         setNeedsDisplay()
     }
 
+    /// Whether a frame is wanted and not yet drawn (the test harness waits for none to be).
+    package var hasPendingFrame: Bool { isRunning && (needsDisplay || frameScheduled) }
+
     /// Draws a frame now if anything changed since the last one (tests call this after events).
     public func renderIfNeeded() {
         guard needsDisplay, isRunning else { return }
@@ -453,8 +455,10 @@ public final class AppletHost {
     /// The keys that work right now: the focused applet's commands, then the host's.
     private var activeBindings: [(key: String, title: String, applet: Bool)] {
         var items = activeApplet.commands.map { (key: $0.keyLabel, title: $0.title, applet: true) }
-        items.append((key: "1-\(min(9, tabs.count))", title: "Tab", applet: false))
-        items.append((key: "]/[", title: "Next/Prev", applet: false))
+        if tabs.count > 1 {
+            items.append((key: "1-\(min(9, tabs.count))", title: "Tab", applet: false))
+            items.append((key: "]/[", title: "Next/Prev", applet: false))
+        }
         if activeTree.hasFocusableWidgets || tabs[selectedTab].panes.count > 1 { items.append((key: "Tab", title: "Focus", applet: false)) }
         items.append((key: "?", title: "Help", applet: false))
         items.append((key: "q", title: "Quit", applet: false))
@@ -487,8 +491,9 @@ public final class AppletHost {
     /// The help overlay: every active binding, in a box over the pane.
     private func drawHelp(on canvas: inout Canvas) {
         var rows: [(String, String)] = activeBindings.filter(\.applet).map { ($0.key, $0.title) }
+        if tabs.count > 1 { rows += [("1-9", "Select tab N"), ("] / [", "Next / previous tab")] }
         rows += [
-            ("1-9", "Select tab N"), ("] / [", "Next / previous tab"), ("Tab", "Next widget or pane"),
+            ("Tab", "Next widget or pane"),
             ("Shift-Tab", "Previous widget or pane"), ("Enter Space", "Press the focused button"),
             ("↑↓ j k", "Move in lists"), ("?", "This help"), ("q", "Quit"), ("Ctrl-C", "Quit, always"),
             ("Ctrl-Z", "Suspend (fg resumes)"),

@@ -1,4 +1,4 @@
-import Applet
+import AppletState
 import AppletUI
 
 /// A tab of the host: one applet, or several side by side in a split.

@@ -5,7 +5,7 @@ import Foundation
 /// values people may read or edit by hand, or copy between machines.
 ///
 /// Changes are saved like `StoredState`'s: coalesced into one atomic write ~100 ms after the first
-/// change, or at once by `Application.flush()`. The file is read at the value's first access; a
+/// change, or at once by `Application.shared.flush()`. The file is read at the value's first access; a
 /// damaged one, or one that no longer fits the type, is moved aside as
 /// `<name>.corrupt-<timestamp>` and reported once in `storeIssues`. Fields the type gained since
 /// the file was written take the initial value's.

@@ -97,7 +97,7 @@ final class SecretEntry: PersistentEntry, @unchecked Sendable {
 ///
 /// Changes of `StoredState` and `FileState` are coalesced: the first change after a write
 /// schedules one write 100 ms later on a background queue; it saves every key changed by then.
-/// `Application.flush()` writes pending changes at once. Every write goes through `AtomicFile`
+/// `Application.shared.flush()` writes pending changes at once. Every write goes through `AtomicFile`
 /// (temporary file, fsync, rename) and all of them are serialized by the `disk` lock.
 ///
 /// Problems (a damaged file, an unwritable folder) are reported once each in the store's
@@ -251,7 +251,7 @@ final class Persistence: StateStorage {
         }
     }
 
-    /// Writes every pending change now (the scheduled write, and `Application.flush()`).
+    /// Writes every pending change now (the scheduled write, and `Application.shared.flush()`).
     func writePending() {
         let issues = disk.withLock { disk -> [StoreIssue] in
             var batch = pending.withLock { pending -> [ObjectIdentifier: Dirty] in

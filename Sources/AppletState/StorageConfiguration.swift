@@ -19,8 +19,15 @@ public struct StorageConfiguration: Hashable, Sendable {
     }
 
     /// The XDG location for `appID` (the process name by default).
+    ///
+    /// In a test process (a SwiftPM test bundle) with no `appID` given, a new temporary folder
+    /// instead: tests that use a store without choosing a folder must not share files with each
+    /// other's runs or with the user's real state.
     public static func standard(appID: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) -> StorageConfiguration {
         let id = appID ?? ProcessInfo.processInfo.processName
+        if appID == nil, isTestProcess {
+            return StorageConfiguration(appID: id, directory: testProcessDirectory)
+        }
         let base: String
         if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
             base = xdg
@@ -30,4 +37,16 @@ public struct StorageConfiguration: Hashable, Sendable {
         }
         return StorageConfiguration(appID: id, directory: (base as NSString).appendingPathComponent(id))
     }
+
+    /// Whether this process runs tests (SwiftPM's test bundle, or Xcode's test runners).
+    static var isTestProcess: Bool {
+        let name = ProcessInfo.processInfo.processName
+        return name.hasSuffix(".xctest") || name == "xctest" || name == "swiftpm-testing-helper"
+    }
+
+    /// One folder per test process, under the system's temporary folder.
+    static let testProcessDirectory: String = {
+        let base = FileManager.default.temporaryDirectory.path
+        return (base as NSString).appendingPathComponent("appletkit-tests-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
+    }()
 }

@@ -3,7 +3,7 @@
 ///
 /// Reads cost what `State` reads cost (it is the same box). A set only records the value in
 /// memory and marks the key changed; one write ~100 ms later saves every key changed by then,
-/// atomically (temporary file, fsync, rename). `Application.flush()` saves at once; hosts call it
+/// atomically (temporary file, fsync, rename). `Application.shared.flush()` saves at once; hosts call it
 /// on quit and on SIGTERM/SIGHUP/SIGINT.
 ///
 /// The file is read at the first `StoredState` access and each key is decoded at its own first

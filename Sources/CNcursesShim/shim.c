@@ -4,8 +4,15 @@
 #endif
 #include "CNcursesShim.h"
 
+// The system's wide-character ncurses: Debian and most Linux systems keep it in ncursesw/,
+// macOS (whose libncurses is wide already) in the main include folder.
+#if __has_include(<ncursesw/ncurses.h>)
 #include <ncursesw/ncurses.h>
 #include <ncursesw/term.h>
+#else
+#include <ncurses.h>
+#include <term.h>
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>

@@ -1,4 +1,4 @@
-import CNcursesShim
+internal import CNcursesShim
 import Dispatch
 #if canImport(Glibc)
 import Glibc

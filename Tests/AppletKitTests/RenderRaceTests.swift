@@ -1,8 +1,8 @@
+import AppletTesting
 import Dispatch
 import Foundation
 import Testing
 @testable import AppletKit
-@testable import AppletState
 
 extension Application {
     var raceValue: State<Int> { state(initial: 0, feature: "RaceTest", id: "value") }
@@ -41,12 +41,10 @@ final class FiredFlag: @unchecked Sendable {
 @MainActor
 struct RenderRaceTests {
     @Test func aChangeDuringEvaluationStillRedraws() async throws {
-        let terminal = HeadlessTerminal(width: 40, height: 8)
         let app = Application()
-        let host = try AppletHost(tabs: [Tab(RacingApplet(fired: FiredFlag(), app: app))], application: app, terminal: terminal)
-        try host.start()
-        #expect(terminal.lines.contains { $0.contains("value 0") }, "the first frame read 0 before the change")
-        await drainMainQueue()
-        #expect(terminal.lines.contains { $0.contains("value 42") }, "the change made during the first frame was never drawn:\n\(terminal.text)")
+        let h = try AppletTestHost(RacingApplet(fired: FiredFlag(), app: app), width: 40, height: 8, application: app)
+        #expect(h.contains("value 0"), "the first frame read 0 before the change")
+        await h.settle()
+        #expect(h.contains("value 42"), "the change made during the first frame was never drawn:\n\(h.text)")
     }
 }

@@ -1,5 +1,6 @@
-// Generated with Docs/Widgets.md: each example there is rendered here and compared with its
-// captured screen in __Snapshots__/Widgets (RECORD_SNAPSHOTS=1 rewrites them).
+// Each example in Docs/Widgets.md is rendered here and compared with its captured screen in
+// Tests/__Snapshots__/AppletUITests/WidgetDocsTests (RECORD_SNAPSHOTS=1 records them, and fails).
+import AppletTesting
 import Foundation
 import Synchronization
 import Testing
@@ -7,18 +8,8 @@ import Testing
 
 @MainActor
 private func check<V: View>(_ name: String, _ view: V, width: Int, height: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
-    let tree = ViewTree()
-    var canvas = Canvas(size: Size(width: width, height: height))
-    tree.render(view, in: canvas.bounds, on: &canvas)
-    let screen = canvas.lines.joined(separator: "\n") + "\n"
-    let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("__Snapshots__/Widgets/\(name).txt")
-    if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" {
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try screen.write(to: file, atomically: true, encoding: .utf8)
-    }
-    let expected = try String(contentsOf: file, encoding: .utf8)
-    #expect(screen == expected, "\(name) drew:\n\(screen)", sourceLocation: sourceLocation)
+    let canvas = renderView(view, width: width, height: height, application: Application.current)
+    expectScreen(canvas, matchesGolden: name, sourceLocation: sourceLocation)
 }
 
 @Suite("Docs/Widgets.md examples")

@@ -1,6 +1,4 @@
-import Applet
-import AppletState
-import AppletUI
+import AppletKit
 import CounterAppletInterface
 
 /// A counter: `+` and `-` change it, `0` resets it; the buttons do the same with `Tab` and `Enter`.

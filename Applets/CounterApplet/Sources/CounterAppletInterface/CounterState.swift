@@ -1,4 +1,4 @@
-import AppletState
+import AppletKit
 
 /// The counter shared by every applet that imports this Interface target.
 public struct CounterState: Codable, Equatable, Sendable {

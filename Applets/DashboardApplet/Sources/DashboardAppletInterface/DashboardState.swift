@@ -1,4 +1,4 @@
-import AppletState
+import AppletKit
 
 extension Application {
     /// The count the dashboard's progress bar fills up to.

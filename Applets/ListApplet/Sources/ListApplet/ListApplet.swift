@@ -1,6 +1,4 @@
-import Applet
-import AppletState
-import AppletUI
+import AppletKit
 import ListAppletInterface
 
 /// A list of a million rows, some with wide characters; `j`/`k`, arrows, `PgUp`/`PgDn`,

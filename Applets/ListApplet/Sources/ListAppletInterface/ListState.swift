@@ -1,4 +1,4 @@
-import AppletState
+import AppletKit
 
 extension Application {
     /// The selected row of the long list.

@@ -1,6 +1,4 @@
-import Applet
-import AppletState
-import AppletUI
+import AppletKit
 import Foundation
 import WidgetsAppletInterface
 

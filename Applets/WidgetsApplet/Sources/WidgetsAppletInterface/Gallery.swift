@@ -1,5 +1,4 @@
-import AppletState
-import AppletUI
+import AppletKit
 
 extension WidgetManager {
     /// The gallery's widgets by id. Any applet can hide, show or disable them:

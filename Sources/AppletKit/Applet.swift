@@ -1,5 +1,5 @@
-@_exported import AppletState
-@_exported import AppletUI
+import AppletState
+import AppletUI
 import Terminal
 
 /// A feature module shown in a pane of the host: an id, a title, a view, and its key commands.

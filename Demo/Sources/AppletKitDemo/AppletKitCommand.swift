@@ -1,15 +1,10 @@
 import AppletKit
-import AppletState
-import AppletUI
 import ArgumentParser
-import CounterApplet
-import DashboardApplet
 import Foundation
-import ListApplet
-import WidgetsApplet
 import Logging
+import WidgetsApplet
 
-/// The demo host: the example applets in tabs.
+/// The demo host: the example applets in tabs. `appletkit new-applet` starts a package of your own.
 @main
 struct AppletKitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -18,8 +13,10 @@ struct AppletKitCommand: AsyncParsableCommand {
         discussion: """
             Keys: 1-9 select a tab, ]/[ next/previous tab, Tab moves focus, q quits, Ctrl-C always quits.
             In the Counter tab + and - change the shared counter; the Dashboard tab shows the same counter.
+            `appletkit new-applet Notes` creates a new applet package (see `appletkit new-applet --help`).
             """,
-        version: "appletkit \(AppletKitVersion.current)"
+        version: "appletkit \(AppletKitVersion.current)",
+        subcommands: [NewAppletCommand.self]
     )
 
     @Option(name: .long, help: ArgumentHelp("The tab to open on, by number or id (e.g. 2 or dashboard).", valueName: "id|number"))
@@ -60,12 +57,7 @@ struct AppletKitCommand: AsyncParsableCommand {
 
     @MainActor
     static func launch(tab: String?, theme: Theme, animations: Bool) async throws {
-        let tabs = [
-            Tab(CounterApplet()),
-            Tab(DashboardApplet()),
-            Tab(ListApplet()),
-            Tab(WidgetsApplet()),
-        ]
+        let tabs = DemoTabs.all
         var initial = 0
         if let tab {
             guard let index = tabs.index(named: tab) else {

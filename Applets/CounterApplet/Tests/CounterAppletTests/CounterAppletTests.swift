@@ -1,0 +1,42 @@
+import AppletTesting
+import CounterApplet
+import CounterAppletInterface
+import Testing
+
+@Suite("Counter applet")
+@MainActor
+struct CounterAppletTests {
+    @Test func keysChangeTheCount() throws {
+        let host = try AppletTestHost(CounterApplet(), width: 80, height: 12)
+        host.expectRows(1..<6, toShow: """
+
+             Counter
+
+             Count: 0
+
+            """)
+        host.press("+", "+", "+")
+        host.expectRows(4..<5, toShow: " Count: 3")
+        host.press("-")
+        host.expectRows(4..<5, toShow: " Count: 2")
+        host.press("0")
+        host.expectRows(4..<5, toShow: " Count: 0")
+        host.expectRows(11..<12, toShow: "+ Increment  - Decrement  0 Reset  Tab Focus  ? Help  q Quit")
+    }
+
+    @Test func buttonsWorkWithTabAndEnter() throws {
+        let host = try AppletTestHost(CounterApplet(), width: 80, height: 12)
+        host.press("tab", "enter", "enter")            // Decrement has focus first; Tab moves to Increment
+        #expect(host.contains("Count: 2"))
+        host.click("Reset")
+        #expect(host.contains("Count: 0"))
+    }
+
+    @Test func theCountIsKeptAcrossRestarts() throws {
+        let first = try AppletTestHost(CounterApplet())
+        first.press("+", "+")
+        let second = try first.restart()
+        #expect(second.contains("Count: 2"))
+        #expect(second.application.counter.value == CounterState(count: 2))
+    }
+}

@@ -1,0 +1,47 @@
+// swift-tools-version: 6.1
+// The demo host, `appletkit`: the example applets in tabs, and `appletkit new-applet` to start a
+// package of your own. It depends on AppletKit (one folder up) and on each example applet package,
+// as an app in another repository would.
+import PackageDescription
+
+let package = Package(
+    name: "AppletKitDemo",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "appletkit", targets: ["AppletKitDemo"]),
+    ],
+    dependencies: [
+        .package(name: "AppletKit", path: ".."),
+        .package(path: "../Applets/CounterApplet"),
+        .package(path: "../Applets/DashboardApplet"),
+        .package(path: "../Applets/ListApplet"),
+        .package(path: "../Applets/WidgetsApplet"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "AppletKitDemo",
+            dependencies: [
+                "AppletGenerator",
+                .product(name: "AppletKit", package: "AppletKit"),
+                .product(name: "CounterApplet", package: "CounterApplet"),
+                .product(name: "DashboardApplet", package: "DashboardApplet"),
+                .product(name: "ListApplet", package: "ListApplet"),
+                .product(name: "WidgetsApplet", package: "WidgetsApplet"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // `appletkit new-applet`: the files of a new applet package (Foundation only).
+        .target(name: "AppletGenerator"),
+        .testTarget(name: "DemoTests", dependencies: [
+            "AppletKitDemo",
+            .product(name: "AppletTesting", package: "AppletKit"),
+        ]),
+        .testTarget(name: "AppletGeneratorTests", dependencies: ["AppletGenerator"]),
+        // The real binary in tmux and on pseudo-terminals, and packages built from outside.
+        .testTarget(name: "EndToEndTests"),
+    ],
+    swiftLanguageModes: [.v6]
+)

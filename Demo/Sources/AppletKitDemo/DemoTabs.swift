@@ -1,0 +1,18 @@
+import AppletKit
+import CounterApplet
+import DashboardApplet
+import ListApplet
+import WidgetsApplet
+
+/// The demo's tabs, left to right: each example applet package contributes one.
+@MainActor
+enum DemoTabs {
+    static var all: [Tab] {
+        [
+            Tab(CounterApplet()),
+            Tab(DashboardApplet()),
+            Tab(ListApplet()),
+            Tab(WidgetsApplet()),
+        ]
+    }
+}

@@ -1,0 +1,44 @@
+import AppletGenerator
+import Foundation
+import Testing
+
+@Suite("New applet package")
+struct AppletPackageTemplateTests {
+    @Test func namesFollowTheExampleApplets() throws {
+        let t = try AppletPackageTemplate(name: "DiskUsage", framework: .path("/src/AppletKit"))
+        #expect(t.packageName == "DiskUsageApplet")
+        #expect(t.interfaceTarget == "DiskUsageAppletInterface")
+        #expect(t.hostTarget == "DiskUsageHost")
+        #expect(t.testTarget == "DiskUsageAppletTests")
+        #expect(t.executable == "disk-usage")
+        #expect(t.stateProperty == "diskUsage")
+        #expect(try AppletPackageTemplate(name: "NotesApplet", framework: .path("/x")).name == "Notes")
+        #expect(try AppletPackageTemplate(name: "URLTool", framework: .path("/x")).stateProperty == "urlTool")
+    }
+
+    @Test(arguments: ["notes", "2fa", "My-Notes", "Notes App", "", "Applet", "State", "Widget", "Stored", "Ünicode"])
+    func unusableNamesAreRefused(_ name: String) {
+        #expect(throws: AppletPackageTemplate.NameError.self) { try AppletPackageTemplate(name: name, framework: .path("/x")) }
+    }
+
+    @Test func theDependencyLineNamesTheFrameworkAsAsked() throws {
+        let byURL = try AppletPackageTemplate(name: "Notes", framework: .url("file:///tmp/clone/AppletKit.git", from: "0.1.0"))
+        let manifest = try #require(byURL.files.first { $0.path == "Package.swift" }).contents
+        #expect(manifest.contains(".package(url: \"file:///tmp/clone/AppletKit.git\", from: \"0.1.0\")"))
+        #expect(manifest.contains(".product(name: \"AppletKit\", package: \"AppletKit\")"))
+        let byPath = try AppletPackageTemplate(name: "Notes", framework: .path("/src/kit"))
+        #expect(byPath.files[0].contents.contains(".package(name: \"AppletKit\", path: \"/src/kit\")"))
+    }
+
+    @Test func writesEveryFileAndRefusesAFolderThatIsNotEmpty() throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("new-applet-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let template = try AppletPackageTemplate(name: "Notes", framework: .path("/src/kit"))
+        let folder = try template.write(into: parent)
+        #expect(folder.lastPathComponent == "NotesApplet")
+        for file in template.files {
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(file.path).path), "\(file.path)")
+        }
+        #expect(throws: AppletPackageTemplate.NameError.self) { try template.write(into: parent) }
+    }
+}

@@ -1,0 +1,34 @@
+import AppletTesting
+import CounterAppletInterface
+import Testing
+@testable import AppletKitDemo
+
+/// The demo as `make run` shows it, on a headless screen.
+@Suite("Demo host")
+@MainActor
+struct DemoScreenTests {
+    @Test func fourTabsAndTheCounterFooter() throws {
+        let demo = try AppletTestHost(tabs: DemoTabs.all, width: 120, height: 40)
+        demo.expectRows(0..<1, toShow: " 1 Counter │ 2 Dashboard │ 3 List │ 4 Widgets │")
+        demo.expectRows(39..<40, toShow: "+ Increment  - Decrement  0 Reset  1-4 Tab  ]/[ Next/Prev  Tab Focus  ? Help  q Quit")
+    }
+
+    @Test func theCounterAndTheDashboardShareOneCount() throws {
+        let demo = try AppletTestHost(tabs: DemoTabs.all, width: 120, height: 40)
+        demo.press("+", "+", "+")
+        #expect(demo.contains("Count: 3"))
+        demo.press("2")
+        #expect(demo.contains("Shared counter: 3 (odd)"))
+        demo.press("d")
+        demo.press("1")
+        #expect(demo.contains("Count: 6"))
+        #expect(demo.application.counter.value.count == 6)
+    }
+
+    @Test func eachTabOpensByNumberAndId() throws {
+        let tabs = DemoTabs.all
+        #expect(tabs.namesForHelp == "1 counter, 2 dashboard, 3 list, 4 widgets")
+        #expect(tabs.index(named: "widgets") == 3)
+        #expect(tabs.index(named: "5") == nil)
+    }
+}
