@@ -27,6 +27,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
         // A small C layer over the system's ncursesw (Debian: libncurses-dev). Linked by name rather
@@ -44,6 +45,7 @@ let package = Package(
         .target(name: "AppletKit", dependencies: [
             "AppletUI", "AppletState", "Terminal",
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .target(name: "AppletTesting", dependencies: ["AppletKit", "AppletUI", "AppletState", "Terminal"]),
 

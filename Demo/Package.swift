@@ -9,6 +9,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "appletkit", targets: ["AppletKitDemo"]),
+        .executable(name: "appletkit-fixture", targets: ["ReliabilityFixture"]),
     ],
     dependencies: [
         .package(name: "AppletKit", path: ".."),
@@ -17,7 +18,6 @@ let package = Package(
         .package(path: "../Applets/ListApplet"),
         .package(path: "../Applets/WidgetsApplet"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         .executableTarget(
@@ -30,9 +30,10 @@ let package = Package(
                 .product(name: "ListApplet", package: "ListApplet"),
                 .product(name: "WidgetsApplet", package: "WidgetsApplet"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // An app for the reliability suite: a counter, a burst of saves, and a key that crashes.
+        .executableTarget(name: "ReliabilityFixture", dependencies: [.product(name: "AppletKit", package: "AppletKit")]),
         // `appletkit new-applet`: the files of a new applet package (Foundation only).
         .target(name: "AppletGenerator"),
         .testTarget(name: "DemoTests", dependencies: [

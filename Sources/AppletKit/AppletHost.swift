@@ -13,12 +13,20 @@ import Darwin
 /// that work right now. It owns the run loop: input becomes events, events change state, and a
 /// state change draws one frame on the next turn of the main queue, however many changes came.
 ///
+/// Apps do not use it directly: an `AppletApp` sets up the command line, storage and logging,
+/// runs a host and maps every ending to an exit status. A host on its own is for tests (on a
+/// `HeadlessTerminal`, usually through `AppletTesting`) and for embedding in a program that
+/// does those things itself:
+///
 /// ```swift
-/// try await AppletHost(tabs: [
-///     Tab(CounterApplet()),
-///     Tab("Dashboard", split: .horizontal, [MonitorApplet(), LogApplet()]),
-/// ]).run()
+/// let host = try AppletHost(tabs: [Tab(CounterApplet())], terminal: HeadlessTerminal(width: 80, height: 24))
+/// try host.start()
+/// host.handle(.key(KeyEvent(.char("+"))))
+/// host.renderIfNeeded()
 /// ```
+///
+/// `run()` on a real terminal throws `TerminalError` when there is none to use; after it returns,
+/// `terminationSignal` says whether a signal (or Ctrl-C) ended it.
 ///
 /// Keys, in order: the focused widget, then the focused pane's applet commands, then the host's
 /// own: `1`–`9` select a tab, `]`/`[` next/previous tab, `Tab`/`Shift-Tab` move focus,
@@ -86,6 +94,8 @@ public final class AppletHost {
     }
 
     /// Takes over the terminal and draws the first frame. `run()` calls this; tests call it directly.
+    /// Throws `TerminalError` (the terminal given back) when the terminal cannot be used or is
+    /// smaller than `minimumSize`; once running, a terminal made smaller shows a short message.
     public func start() throws {
         guard !isRunning else { return }
         do {
@@ -93,6 +103,11 @@ public final class AppletHost {
         } catch {
             terminal.stop()
             throw error
+        }
+        let size = terminal.size
+        guard size.width >= Self.minimumSize.width, size.height >= Self.minimumSize.height else {
+            terminal.stop()
+            throw TerminalError("the terminal is \(size.width)x\(size.height), smaller than the \(Self.minimumSize.width)x\(Self.minimumSize.height) this app needs; make the window larger")
         }
         isRunning = true
         // Colours are known only once the terminal has started.

@@ -23,20 +23,60 @@
 #include <termios.h>
 #include <unistd.h>
 #include <wchar.h>
+#include <execinfo.h>
+
+// ---------------------------------------------------------------------------------------------
+// The terminal modes AppletKit changes: one table that start-up, suspend, resume, stop and the
+// crash handler all read, so a mode can never be turned on without being turned off again.
+//
+// `TERMINFO` rows are switched by ncurses itself (its first refresh, keypad(), curs_set(); endwin()
+// undoes them); the table names them so the crash path, which cannot call ncurses, sends their
+// terminfo "off" strings. `OURS` rows are written by ak_enable_modes() after ncurses starts and
+// undone, in reverse order, by ak_disable_modes() before endwin(). `RESET_ONLY` rows are never
+// turned on here, but a crash resets them too: cheap insurance against a library that did.
+
+typedef enum { AK_MODE_TERMINFO, AK_MODE_OURS, AK_MODE_RESET_ONLY } ak_mode_kind;
+typedef struct {
+    const char *name;
+    ak_mode_kind kind;
+    const char *on;    // bytes, or a terminfo capability name for TERMINFO rows
+    const char *off;
+} ak_mode;
+
+static const ak_mode ak_modes[] = {
+    { "alternate screen (1049)",       AK_MODE_TERMINFO,   "smcup",       "rmcup" },
+    { "keypad transmit (1, =)",        AK_MODE_TERMINFO,   "smkx",        "rmkx" },
+    { "hidden cursor (25)",            AK_MODE_TERMINFO,   "civis",       "cnorm" },
+    { "mouse buttons (1000)",          AK_MODE_OURS,       "\033[?1000h", "\033[?1000l" },
+    { "mouse drags (1002)",            AK_MODE_OURS,       "\033[?1002h", "\033[?1002l" },
+    { "SGR mouse coordinates (1006)",  AK_MODE_OURS,       "\033[?1006h", "\033[?1006l" },
+    { "bracketed paste (2004)",        AK_MODE_OURS,       "\033[?2004h", "\033[?2004l" },
+    { "mouse motion (1003)",           AK_MODE_RESET_ONLY, NULL,          "\033[?1003l" },
+    { "focus events (1004)",           AK_MODE_RESET_ONLY, NULL,          "\033[?1004l" },
+};
+#define AK_MODE_COUNT (int)(sizeof ak_modes / sizeof ak_modes[0])
 
 // ---------------------------------------------------------------------------------------------
 // Restoring the terminal from a signal handler
 //
 // A crash must not leave the shell raw, invisible-cursored and on the alternate screen, and
-// Swift's backtracer may wait on the tty for 30 s. So at start we save the shell's termios and
-// compute, once, the exact bytes that undo our modes; a handler then needs only write(2) and
-// tcsetattr(3), both async-signal-safe.
+// Swift's backtracer may hold the tty for 30 s waiting for a key. So at start we save the
+// shell's termios and compute, once, the exact bytes that undo every mode in the table; a
+// handler then needs only write(2), tcsetattr(3), dup2(2) and backtrace_symbols_fd(3).
 
 static struct termios saved_termios;
 static volatile sig_atomic_t have_saved_termios = 0;
 static volatile sig_atomic_t curses_active = 0;
-static char restore_bytes[512];
+static char restore_bytes[1024];
 static volatile size_t restore_len = 0;
+
+// While the UI is up, stderr (fd 2) goes to the app's log file, so nothing (a Swift runtime
+// error, a library's warning) is printed over the screen; the terminal's own stderr is kept here.
+static int terminal_stderr = -1;
+static int log_fd = -1;
+// The one line a crash prints on the restored terminal, built at start.
+static char crash_line[512];
+static size_t crash_line_len = 0;
 
 static void append_restore(const char *s) {
     if (s == NULL || s == (char *)-1) return;
@@ -48,15 +88,18 @@ static void append_restore(const char *s) {
 
 static void build_restore_bytes(void) {
     restore_len = 0;
-    // Mouse reports and bracketed paste off (harmless where unsupported).
-    append_restore("\033[?1000l\033[?1002l\033[?1003l\033[?1006l\033[?2004l");
+    // Ours first (reverse order of turning on), then ncurses' own, as endwin() would.
+    for (int i = AK_MODE_COUNT - 1; i >= 0; i--) {
+        if (ak_modes[i].kind != AK_MODE_TERMINFO) append_restore(ak_modes[i].off);
+    }
     append_restore(tigetstr("sgr0"));
-    append_restore(tigetstr("cnorm"));
-    append_restore(tigetstr("rmkx"));
-    append_restore(tigetstr("rmcup"));
+    for (int i = AK_MODE_COUNT - 1; i >= 0; i--) {
+        if (ak_modes[i].kind == AK_MODE_TERMINFO) append_restore(tigetstr((char *)ak_modes[i].off));
+    }
 }
 
 static void write_all_signal_safe(int fd, const char *p, size_t n) {
+    if (fd < 0) return;
     while (n > 0) {
         ssize_t w = write(fd, p, n);
         if (w < 0) { if (errno == EINTR) continue; return; }
@@ -64,7 +107,7 @@ static void write_all_signal_safe(int fd, const char *p, size_t n) {
     }
 }
 
-// Async-signal-safe: only write(2) and tcsetattr(3).
+// Async-signal-safe: only write(2), tcsetattr(3) and dup2(2).
 static void restore_terminal_now(void) {
     if (!curses_active) return;
     curses_active = 0;
@@ -76,10 +119,47 @@ static void restore_terminal_now(void) {
 static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP };
 #define CRASH_SIGNAL_COUNT (int)(sizeof crash_signals / sizeof crash_signals[0])
 static struct sigaction previous_crash_actions[CRASH_SIGNAL_COUNT];
+static volatile sig_atomic_t crash_handlers_installed = 0;
+// Set (APPLETKIT_SWIFT_BACKTRACE=1) to hand a crash to Swift's own backtracer instead.
+static int chain_to_previous = 0;
+
+static const char *signal_name(int sig) {
+    switch (sig) {
+    case SIGSEGV: return "SIGSEGV"; case SIGBUS: return "SIGBUS"; case SIGILL: return "SIGILL (a Swift runtime trap)";
+    case SIGFPE: return "SIGFPE"; case SIGABRT: return "SIGABRT"; case SIGTRAP: return "SIGTRAP";
+    default: return "a signal";
+    }
+}
 
 static void crash_handler(int sig, siginfo_t *info, void *context) {
     int saved_errno = errno;
+    int was_active = curses_active;
     restore_terminal_now();
+    if (was_active && !chain_to_previous) {
+        // One line on the terminal, the backtrace in the log, then die of the same signal: the
+        // process is gone at once, its status says which signal, and nothing waits on the tty.
+        write_all_signal_safe(terminal_stderr >= 0 ? terminal_stderr : STDERR_FILENO, crash_line, crash_line_len);
+        const char *name = signal_name(sig);
+        if (log_fd >= 0) {
+            write_all_signal_safe(log_fd, "crashed: ", 9);
+            write_all_signal_safe(log_fd, name, strlen(name));
+            write_all_signal_safe(log_fd, "; backtrace:\n", 13);
+            void *frames[128];
+            int n = backtrace(frames, 128);
+            backtrace_symbols_fd(frames, n, log_fd);
+            static const char hint[] = "(addresses only: run with APPLETKIT_SWIFT_BACKTRACE=1 for Swift's symbolicated backtrace on the terminal)\n";
+            write_all_signal_safe(log_fd, hint, sizeof hint - 1);
+        }
+        if (terminal_stderr >= 0) dup2(terminal_stderr, STDERR_FILENO);
+        signal(sig, SIG_DFL);
+        sigset_t unblock;
+        sigemptyset(&unblock);
+        sigaddset(&unblock, sig);
+        sigprocmask(SIG_UNBLOCK, &unblock, NULL);
+        raise(sig);
+        _exit(128 + sig);
+    }
+    if (terminal_stderr >= 0) dup2(terminal_stderr, STDERR_FILENO);
     // Hand over to whoever was there before (Swift's backtracer, or the default action).
     struct sigaction previous;
     memset(&previous, 0, sizeof previous);
@@ -111,10 +191,35 @@ static void crash_handler(int sig, siginfo_t *info, void *context) {
     errno = saved_errno;
 }
 
-int ak_save_terminal(void) {
-    if (!isatty(STDIN_FILENO)) return -1;
-    if (tcgetattr(STDIN_FILENO, &saved_termios) != 0) return -1;
-    have_saved_termios = 1;
+void ak_set_crash_report(const char *line, const char *log_path) {
+    crash_line_len = 0;
+    if (line != NULL) {
+        size_t n = strlen(line);
+        if (n > sizeof crash_line - 2) n = sizeof crash_line - 2;
+        memcpy(crash_line, line, n);
+        crash_line[n] = '\n';
+        crash_line_len = n + 1;
+    }
+    if (log_fd >= 0) { close(log_fd); log_fd = -1; }
+    if (log_path != NULL && log_path[0] != '\0') {
+        log_fd = open(log_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+    }
+}
+
+static void install_crash_handlers(void) {
+    if (crash_handlers_installed) return;
+    const char *chain = getenv("APPLETKIT_SWIFT_BACKTRACE");
+    chain_to_previous = chain != NULL && chain[0] == '1';
+    // backtrace() loads its unwinder on first use, which is not safe inside a handler: do it now.
+    void *warm[2];
+    (void)backtrace(warm, 2);
+    // A stack of our own, so a stack overflow still reaches the handler.
+    static char alternate_stack[64 * 1024];
+    stack_t ss;
+    memset(&ss, 0, sizeof ss);
+    ss.ss_sp = alternate_stack;
+    ss.ss_size = sizeof alternate_stack;
+    sigaltstack(&ss, NULL);
     for (int i = 0; i < CRASH_SIGNAL_COUNT; i++) {
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
@@ -123,6 +228,20 @@ int ak_save_terminal(void) {
         sigemptyset(&sa.sa_mask);
         sigaction(crash_signals[i], &sa, &previous_crash_actions[i]);
     }
+    crash_handlers_installed = 1;
+}
+
+static void remove_crash_handlers(void) {
+    if (!crash_handlers_installed) return;
+    for (int i = 0; i < CRASH_SIGNAL_COUNT; i++) sigaction(crash_signals[i], &previous_crash_actions[i], NULL);
+    crash_handlers_installed = 0;
+}
+
+int ak_save_terminal(void) {
+    if (!isatty(STDIN_FILENO)) return -1;
+    if (tcgetattr(STDIN_FILENO, &saved_termios) != 0) return -1;
+    have_saved_termios = 1;
+    install_crash_handlers();
     return 0;
 }
 
@@ -153,6 +272,11 @@ int ak_signal_pipe(void) {
     return signal_pipe[0];
 }
 
+#define AK_MAX_WATCHED 16
+static int watched_signals[AK_MAX_WATCHED];
+static struct sigaction watched_previous[AK_MAX_WATCHED];
+static int watched_count = 0;
+
 int ak_watch_signal(int sig) {
     if (ak_signal_pipe() < 0) return -1;
     struct sigaction sa;
@@ -160,7 +284,22 @@ int ak_watch_signal(int sig) {
     sa.sa_handler = pipe_handler;
     sa.sa_flags = SA_RESTART;
     sigemptyset(&sa.sa_mask);
-    return sigaction(sig, &sa, NULL);
+    for (int i = 0; i < watched_count; i++) {
+        if (watched_signals[i] == sig) return sigaction(sig, &sa, NULL);
+    }
+    if (watched_count == AK_MAX_WATCHED) return -1;
+    watched_signals[watched_count] = sig;
+    int result = sigaction(sig, &sa, &watched_previous[watched_count]);
+    if (result == 0) watched_count++;
+    return result;
+}
+
+/// Gives every watched signal back its previous disposition: once the UI is gone, Ctrl-C and
+/// SIGTERM act on the process as they normally would.
+static void unwatch_signals(void) {
+    for (int i = watched_count - 1; i >= 0; i--) sigaction(watched_signals[i], &watched_previous[i], NULL);
+    watched_count = 0;
+    quit_signals_pending = 0;
 }
 
 void ak_signal_handled(void) { quit_signals_pending = 0; }
@@ -201,8 +340,6 @@ int ak_start(int want_color, int escape_delay_ms) {
     leaveok(stdscr, TRUE);
     curs_set(0);
     set_escdelay(escape_delay_ms);
-    mousemask(ALL_MOUSE_EVENTS, NULL);
-    mouseinterval(0);
     colors_available = 0;
     if (want_color && has_colors() && start_color() == OK) {
         use_default_colors();
@@ -213,16 +350,45 @@ int ak_start(int want_color, int escape_delay_ms) {
 
 void ak_enable_modes(void) {
     fflush(stdout);
-    // Button-event tracking (drags arrive), SGR mouse encoding (coordinates past 223 columns)
-    // and bracketed paste.
-    static const char on[] = "\033[?1002h\033[?1006h\033[?2004h";
-    write_all_signal_safe(STDOUT_FILENO, on, sizeof on - 1);
+    for (int i = 0; i < AK_MODE_COUNT; i++) {
+        if (ak_modes[i].kind == AK_MODE_OURS) write_all_signal_safe(STDOUT_FILENO, ak_modes[i].on, strlen(ak_modes[i].on));
+    }
+}
+
+void ak_disable_modes(void) {
+    fflush(stdout);
+    for (int i = AK_MODE_COUNT - 1; i >= 0; i--) {
+        if (ak_modes[i].kind == AK_MODE_OURS) write_all_signal_safe(STDOUT_FILENO, ak_modes[i].off, strlen(ak_modes[i].off));
+    }
+}
+
+int ak_mode_count(void) { return AK_MODE_COUNT; }
+const char *ak_mode_name(int i) { return i >= 0 && i < AK_MODE_COUNT ? ak_modes[i].name : NULL; }
+const char *ak_mode_off(int i) {
+    if (i < 0 || i >= AK_MODE_COUNT) return NULL;
+    return ak_modes[i].kind == AK_MODE_TERMINFO ? tigetstr((char *)ak_modes[i].off) : ak_modes[i].off;
+}
+
+void ak_redirect_stderr(const char *log_path) {
+    if (log_path == NULL || log_path[0] == '\0') return;
+    int fd = open(log_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) return;
+    fflush(stderr);
+    if (terminal_stderr < 0) terminal_stderr = dup(STDERR_FILENO);
+    dup2(fd, STDERR_FILENO);
+    close(fd);
+}
+
+void ak_restore_stderr(void) {
+    if (terminal_stderr < 0) return;
+    fflush(stderr);
+    dup2(terminal_stderr, STDERR_FILENO);
+    close(terminal_stderr);
+    terminal_stderr = -1;
 }
 
 void ak_leave(void) {
-    static const char off[] = "\033[?1006l\033[?2004l";
-    write_all_signal_safe(STDOUT_FILENO, off, sizeof off - 1);
-    mousemask(0, NULL);
+    ak_disable_modes();
     curs_set(1);
     endwin();
     curses_active = 0;
@@ -234,6 +400,8 @@ void ak_stop(void) {
     delscreen(screen);
     screen = NULL;
     if (have_saved_termios) tcsetattr(STDIN_FILENO, TCSADRAIN, &saved_termios);
+    remove_crash_handlers();
+    unwatch_signals();
 }
 
 int ak_lines(void) { return LINES; }
@@ -287,7 +455,6 @@ void ak_reenter(void) {
     const char *smkx = tigetstr("smkx");
     if (smkx != NULL && smkx != (char *)-1) putp(smkx);
     curs_set(0);
-    mousemask(ALL_MOUSE_EVENTS, NULL);
     ak_enable_modes();
     clearok(curscr, TRUE);
     ak_update_size();

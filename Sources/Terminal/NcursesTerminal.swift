@@ -42,8 +42,10 @@ public final class NcursesTerminal: Terminal {
     ///
     /// - Parameter environment: the process environment (for `TERM` and `NO_COLOR`).
     public init(environment: [String: String], escapeDelay: Duration = .milliseconds(25)) throws {
-        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-            throw TerminalError("needs an interactive terminal: stdin and stdout must both be a tty (not a pipe or a file); run it directly in a terminal window")
+        let notTerminals = [(STDIN_FILENO, "stdin"), (STDOUT_FILENO, "stdout")].filter { isatty($0.0) != 1 }.map(\.1)
+        guard notTerminals.isEmpty else {
+            let which = notTerminals.joined(separator: " and ")
+            throw TerminalError("needs an interactive terminal, but \(which) \(notTerminals.count == 1 ? "is" : "are") not a terminal (a pipe or a file); run it directly in a terminal window")
         }
         guard let term = environment["TERM"], !term.isEmpty else {
             throw TerminalError("TERM is not set; set it to your terminal's type, e.g. TERM=xterm-256color")
@@ -62,17 +64,29 @@ public final class NcursesTerminal: Terminal {
 
     private let wantsColor: Bool
 
+    /// A file for what would otherwise print over the screen: while the UI is up stderr goes
+    /// there, and a crash appends its backtrace. Set before `start`; nil leaves stderr alone.
+    public var logPath: String?
+    /// The one line a crash prints on the restored terminal (the process then ends with the
+    /// crash's signal). Set before `start`.
+    public var crashLine: String?
+
     public func start(_ handler: @escaping @MainActor (Event) -> Void) throws {
         guard !running else { return }
         self.handler = handler
         Self.ensureUTF8Locale()
         guard ak_save_terminal() == 0 else { throw TerminalError("could not read the terminal's settings") }
+        ak_set_crash_report(crashLine, logPath)
         // Our handlers go in before ncurses starts, so ncurses leaves these signals to us.
         let fd = ak_signal_pipe()
         for sig in [SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP, SIGCONT] { _ = ak_watch_signal(sig) }
         let delayMs = Int32(escapeDelay.components.attoseconds / 1_000_000_000_000_000 + escapeDelay.components.seconds * 1000)
         let colors = ak_start(wantsColor ? 1 : 0, delayMs)
-        guard colors >= 0 else { throw TerminalError("ncurses could not start on this terminal") }
+        guard colors >= 0 else {
+            ak_stop()
+            throw TerminalError("ncurses could not start on this terminal")
+        }
+        if let logPath { ak_redirect_stderr(logPath) }
         colorSupport = colors >= 0x1000000 ? .truecolor : colors >= 256 ? .palette256 : colors >= 16 ? .basic16 : colors >= 8 ? .basic8 : .none
         ak_enable_modes()
         running = true
@@ -112,7 +126,10 @@ public final class NcursesTerminal: Terminal {
         escapeTimer?.cancel()
         inputSource?.cancel()
         inputSource = nil
+        signalSource?.cancel()
+        signalSource = nil
         ak_stop()
+        ak_restore_stderr()
         handler = nil
     }
 
@@ -179,8 +196,9 @@ public final class NcursesTerminal: Terminal {
     private func readInput() {
         var buffer = [UInt8](repeating: 0, count: 4096)
         let n = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, 4096) }
-        if n == 0 {
-            // The terminal went away (window closed): treat it as a hang-up.
+        if n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR) {
+            // The terminal went away (window closed: end of file, or EIO from a hung-up tty):
+            // treat it as a hang-up, once, rather than reading the dead descriptor for ever.
             inputSource?.cancel()
             inputSource = nil
             deliver(.terminate(signal: SIGHUP))

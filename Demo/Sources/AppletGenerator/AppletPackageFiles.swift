@@ -109,16 +109,14 @@ extension AppletPackageTemplate {
         import AppletKit
         import \(appletTarget)
 
-        /// Runs the \(name) applet full screen: `swift run \(executable)` (q quits).
+        /// Runs the \(name) applet full screen: `swift run \(executable)` (q quits, `--help` lists the options).
         @main
-        struct \(hostTarget) {
-            static func main() async {
-                do {
-                    try await AppletHost(tabs: [Tab(\(appletTarget)())]).run()
-                } catch {
-                    print("\(executable): \\(error)")
-                }
-            }
+        struct \(hostTarget): AppletApp {
+            static let id = "\(executable)"
+            static let version = "0.1.0"
+            static let abstract = "The \(name) applet, full screen."
+
+            var tabs: [Tab] { [Tab(\(appletTarget)())] }
         }
 
         """

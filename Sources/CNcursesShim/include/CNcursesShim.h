@@ -21,16 +21,37 @@ enum {
 int ak_check_terminal(const char *term, char *why, size_t why_len);
 
 /// Saves the tty modes of fd 0 as the shell has them and installs the crash handlers that put
-/// them back (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP), chaining to the previous ones.
-/// Must be called before `ak_start`. Returns 0 on success, -1 if fd 0 is not a terminal.
+/// them back (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP). While the UI is up a crash
+/// restores the terminal, prints the line given to `ak_set_crash_report`, writes a backtrace to
+/// the log and ends the process with the same signal (APPLETKIT_SWIFT_BACKTRACE=1 hands it to
+/// Swift's backtracer instead). `ak_stop` removes them. Must be called before `ak_start`.
+/// Returns 0 on success, -1 if fd 0 is not a terminal.
 int ak_save_terminal(void);
+
+/// What a crash reports: `line` (one line, no newline) on the terminal's stderr, and a backtrace
+/// appended to the file at `log_path` (NULL or "" for none).
+void ak_set_crash_report(const char *line, const char *log_path);
+
+/// Sends stderr to the file at `log_path` while the UI is up (nothing may print over the screen);
+/// `ak_restore_stderr` gives the terminal its stderr back.
+void ak_redirect_stderr(const char *log_path);
+void ak_restore_stderr(void);
 
 /// Starts ncurses on stdin/stdout. `want_color` 0 disables colour (NO_COLOR).
 /// Returns the number of colours usable (0 for none), or -1 on failure.
 int ak_start(int want_color, int escape_delay_ms);
 
-/// Writes the bytes that switch on bracketed paste and SGR mouse reports.
+/// Turns on the modes AppletKit itself sets (mouse reports with drags and SGR coordinates,
+/// bracketed paste), in the order of the shim's mode table; `ak_disable_modes` turns them off in
+/// reverse. Every exit path (stop, suspend, a crash) resets every mode in that table.
 void ak_enable_modes(void);
+void ak_disable_modes(void);
+
+/// The mode table, for tests and diagnostics: how many rows, each row's name, and the bytes that
+/// turn it off on this terminal (NULL where terminfo has none).
+int ak_mode_count(void);
+const char *ak_mode_name(int index);
+const char *ak_mode_off(int index);
 
 /// Ends ncurses and gives the terminal back as it was (modes, cursor, main screen). Idempotent.
 void ak_stop(void);

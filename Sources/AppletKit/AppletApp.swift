@@ -1,0 +1,232 @@
+import AppletState
+import AppletUI
+import ArgumentParser
+import Foundation
+import Logging
+import Terminal
+
+/// The entry point of a terminal app: adopt it in your `@main` type and list the tabs. It gives the
+/// app the standard command line, sets up storage and logging before any state is touched, runs
+/// the host, and turns every way of ending into a one-line message and the right exit status.
+///
+/// ```swift
+/// import AppletKit
+///
+/// @main
+/// struct NotesApp: AppletApp {
+///     static let id = "notes"                  // ~/.local/state/notes/, notes.log, `notes --help`
+///     static let version = "1.0.0"
+///     var tabs: [Tab] { [Tab(NotesApplet()), Tab("Overview", split: .horizontal, [A(), B()])] }
+/// }
+/// ```
+///
+/// The command line: `--tab <id|number>`, `--state-dir <path>`, `--theme dark|light`,
+/// `--log-level <level>`, `--no-animation`, `--help`, `--version`, plus the app's own `Options`
+/// (any `ParsableArguments`; `import ArgumentParser` for `@Option`) and `subcommands`.
+///
+/// Exit statuses: 0 after `q`; 130 after `Ctrl-C`; 128+n after SIGTERM, SIGHUP or SIGINT; 1 when
+/// there is no usable terminal (stdin or stdout not a tty, `TERM` unset, `dumb` or unknown, a
+/// terminal smaller than `AppletHost.minimumSize`) or the app throws; 2 for an unknown `--tab`;
+/// 64 for a bad option (with its usage). Each failure is one line on stderr, prefixed by `id`;
+/// the terminal is always given back as it was and pending state is saved. Nothing else prints:
+/// the log goes to `<state dir>/<id>.log`, and a crash while the UI is up restores the terminal,
+/// prints one line and writes its backtrace to that log.
+public protocol AppletApp {
+    /// The app's own command-line options (none by default).
+    associatedtype Options: ParsableArguments & Sendable = NoOptions
+
+    init()
+
+    /// Names the command, the state folder (`$XDG_STATE_HOME/<id>/`) and the log file.
+    /// Defaults to the executable's name.
+    static var id: String { get }
+    /// Shown by `--version` (as `<id> <version>`).
+    static var version: String { get }
+    /// One line for `--help`.
+    static var abstract: String { get }
+    /// More text for `--help`: what the keys do, where files go.
+    static var discussion: String { get }
+    /// Commands of the app's own (`<id> <name> …`); without one the app runs its tabs.
+    static var subcommands: [any ParsableCommand.Type] { get }
+    /// The themes `--theme` can name; `dark` (the default) and `light` unless the app says otherwise.
+    static var themes: [String: Theme] { get }
+
+    /// The parsed `Options`, set before `prepare()` and `tabs` are used.
+    var options: Options { get set }
+
+    /// Called once storage and logging are set up, before the terminal is taken over (start
+    /// timers, open files). A thrown error ends the app with its description and status 1.
+    @MainActor func prepare() throws
+
+    /// The tabs, left to right.
+    @MainActor var tabs: [Tab] { get }
+}
+
+/// `Options` for an app without options of its own.
+public struct NoOptions: ParsableArguments, Sendable {
+    public init() {}
+}
+
+extension AppletApp {
+    public static var id: String { ProcessInfo.processInfo.processName }
+    public static var version: String { "(no version set)" }
+    public static var abstract: String { "" }
+    public static var discussion: String { "" }
+    public static var subcommands: [any ParsableCommand.Type] { [] }
+    public static var themes: [String: Theme] { Theme.builtIn }
+    @MainActor public func prepare() throws {}
+
+    /// Parses the command line, runs the app and exits with its status (see `AppletApp`).
+    public static func main() async {
+        do {
+            var command = try AppletAppCommand<Self>.parseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+            AppletAppCommand<Self>.finish(0)
+        } catch {
+            // Help, version, usage errors and ExitCode(n) exit as ArgumentParser defines.
+            Application.shared.flush()
+            AppletAppCommand<Self>.exit(withError: error)
+        }
+    }
+}
+
+extension AppletApp where Options == NoOptions {
+    public var options: NoOptions {
+        get { NoOptions() }
+        set {}
+    }
+}
+
+/// The options every `AppletApp` has.
+public struct StandardOptions: ParsableArguments, Sendable {
+    @Option(name: .long, help: ArgumentHelp("The tab to open on, by number or id (e.g. 2 or dashboard).", valueName: "id|number"))
+    public var tab: String?
+
+    @Option(name: .long, help: ArgumentHelp("Where state and the log are kept (default: $XDG_STATE_HOME/<app>, or ~/.local/state/<app>).", valueName: "path"))
+    public var stateDir: String?
+
+    @Option(name: .long, help: ArgumentHelp("Log detail: trace, debug (state changes), info, notice, warning, error or critical.", valueName: "level"))
+    public var logLevel: String = "info"
+
+    @Option(name: .long, help: ArgumentHelp("Colour theme (dark or light unless the app adds its own).", valueName: "name"))
+    public var theme: String = "dark"
+
+    @Flag(name: .long, help: "Show and hide widgets at once, without transitions.")
+    public var noAnimation = false
+
+    public init() {}
+}
+
+/// The command an `AppletApp` runs as: the standard options, the app's own, and its subcommands.
+public struct AppletAppCommand<App: AppletApp>: AsyncParsableCommand {
+    public static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: App.id,
+            abstract: App.abstract,
+            // With subcommands ArgumentParser would print "<subcommand>" as if one were required.
+            usage: App.subcommands.isEmpty ? nil : "\(App.id) [<options>]\n\(App.id) <subcommand> [<arguments>]",
+            discussion: App.discussion,
+            version: "\(App.id) \(App.version)",
+            subcommands: App.subcommands
+        )
+    }
+
+    @OptionGroup public var standard: StandardOptions
+    @OptionGroup public var options: App.Options
+
+    public init() {}
+
+    public mutating func validate() throws {
+        guard App.themes[standard.theme] != nil else {
+            throw ValidationError("unknown theme '\(standard.theme)'; use one of: \(App.themes.keys.sorted().joined(separator: ", "))")
+        }
+        guard Logger.Level(rawValue: standard.logLevel) != nil else {
+            throw ValidationError("unknown log level '\(standard.logLevel)'; use one of: \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+    }
+
+    public mutating func run() async throws {
+        let status = await Self.launch(standard: standard, options: options)
+        Self.finish(status)
+    }
+
+    /// Saves what is pending and ends the process with `status` (atexit handlers run too).
+    static func finish(_ status: Int32) -> Never {
+        Application.shared.flush()
+        endProcess(status)
+    }
+
+    /// Everything from storage to the last frame; returns the exit status.
+    @MainActor
+    static func launch(standard: StandardOptions, options: App.Options) async -> Int32 {
+        // Before anything touches state: where files go, and logging that never reaches the terminal.
+        let storage = standard.stateDir.map { StorageConfiguration(appID: App.id, directory: absolute($0)) }
+            ?? .standard(appID: App.id)
+        Application.shared.storage = storage
+        let logging = AppletLogging.bootstrap(directory: storage.directory, appID: App.id,
+                                              level: Logger.Level(rawValue: standard.logLevel) ?? .info)
+        let log = Logger(label: App.id)
+
+        var app = App()
+        app.options = options
+        do {
+            try app.prepare()
+        } catch {
+            return fail("\(error)", log: log)
+        }
+        let tabs = app.tabs
+        guard !tabs.isEmpty else { return fail("the app has no tabs to show", log: log) }
+        var initial = 0
+        if let name = standard.tab {
+            guard let index = tabs.index(named: name) else {
+                report("unknown tab '\(name)'. Valid tabs: \(tabs.namesForHelp)")
+                return 2
+            }
+            initial = index
+        }
+        do {
+            let terminal = try NcursesTerminal(environment: ProcessInfo.processInfo.environment)
+            terminal.logPath = logging.filePath
+            terminal.crashLine = logging.filePath.map { "\(App.id): crashed; the terminal was restored and the backtrace is in \($0)" }
+                ?? "\(App.id): crashed; the terminal was restored (no log file could be opened for the backtrace)"
+            let host = try AppletHost(tabs: tabs, initialTab: initial, terminal: terminal,
+                                      theme: App.themes[standard.theme] ?? .dark, animations: !standard.noAnimation)
+            log.info("started", metadata: ["version": "\(App.version)", "state": "\(storage.directory)"])
+            try await host.run()
+            if let signal = host.terminationSignal {
+                log.info("ended by signal \(signal)")
+                return 128 + signal
+            }
+            log.info("quit")
+            return 0
+        } catch let error as TerminalError {
+            return fail(error.description, log: log)
+        } catch {
+            return fail("\(error)", log: log)
+        }
+    }
+
+    static func fail(_ message: String, log: Logger) -> Int32 {
+        log.error("\(message)")
+        report(message)
+        return 1
+    }
+
+    /// One line on stderr, prefixed by the app's id.
+    static func report(_ message: String) {
+        FileHandle.standardError.write(Data("\(App.id): \(message)\n".utf8))
+    }
+
+    static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path)
+    }
+}
+
+/// `exit(3)`, out of reach of ArgumentParser's `exit(withError:)` inside command types.
+private func endProcess(_ status: Int32) -> Never {
+    exit(status)
+}
