@@ -47,7 +47,11 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .target(name: "AppletTesting", dependencies: ["AppletKit", "AppletUI", "AppletState", "Terminal"]),
+        // Starts programs on a pseudo-terminal for AppletTesting's `PseudoTerminal` (fork and exec
+        // with only async-signal-safe calls in the child, ioctls). Imported `internal`ly, so clients
+        // of AppletTesting never see it and the product's target list need not name it.
+        .target(name: "CPseudoTerminal"),
+        .target(name: "AppletTesting", dependencies: ["AppletKit", "AppletUI", "AppletState", "Terminal", "CPseudoTerminal"]),
 
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
         .testTarget(name: "AppletStateTests", dependencies: ["AppletState"]),
