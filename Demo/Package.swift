@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .executable(name: "appletkit", targets: ["AppletKitDemo"]),
         .executable(name: "appletkit-fixture", targets: ["ReliabilityFixture"]),
+        .executable(name: "appletkit-state-probe", targets: ["StateProbe"]),
     ],
     dependencies: [
         .package(name: "AppletKit", path: ".."),
@@ -34,6 +35,8 @@ let package = Package(
         ),
         // An app for the reliability suite: a counter, a burst of saves, and a key that crashes.
         .executableTarget(name: "ReliabilityFixture", dependencies: [.product(name: "AppletKit", package: "AppletKit")]),
+        // A program that sets stored state and ends at once (the exit flush check).
+        .executableTarget(name: "StateProbe", dependencies: [.product(name: "AppletState", package: "AppletKit")]),
         // `appletkit new-applet`: the files of a new applet package (Foundation only).
         .target(name: "AppletGenerator"),
         .testTarget(name: "DemoTests", dependencies: [

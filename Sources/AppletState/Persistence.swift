@@ -97,7 +97,8 @@ final class SecretEntry: PersistentEntry, @unchecked Sendable {
 ///
 /// Changes of `StoredState` and `FileState` are coalesced: the first change after a write
 /// schedules one write 100 ms later on a background queue; it saves every key changed by then.
-/// `Application.shared.flush()` writes pending changes at once. Every write goes through `AtomicFile`
+/// `Application.shared.flush()` writes pending changes at once, and so does the process's normal
+/// end (`main` returning, or `exit()`), through `ExitFlush`. Every write goes through `AtomicFile`
 /// (temporary file, fsync, rename) and all of them are serialized by the `disk` lock.
 ///
 /// Problems (a damaged file, an unwritable folder) are reported once each in the store's
@@ -177,6 +178,7 @@ final class Persistence: StateStorage {
         storePath = (directory as NSString).appendingPathComponent("\(Self.fileName(configuration.appID)).json")
         filesFolder = (directory as NSString).appendingPathComponent("files")
         secureFolder = (directory as NSString).appendingPathComponent("secure")
+        ExitFlush.register(self)
     }
 
     /// A feature, id or app id made safe as one path component.
