@@ -53,7 +53,7 @@ let package = Package(
         .target(name: "CPseudoTerminal"),
         .target(name: "AppletTesting", dependencies: ["AppletKit", "AppletUI", "AppletState", "Terminal", "CPseudoTerminal"]),
 
-        .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "AppletTesting"]),
         .testTarget(name: "AppletStateTests", dependencies: ["AppletState"]),
         // Golden screens live in Tests/__Snapshots__/<target>/, outside every target (AppletTesting).
         .testTarget(name: "AppletUITests", dependencies: ["AppletUI", "AppletTesting"]),

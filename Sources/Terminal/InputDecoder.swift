@@ -31,10 +31,14 @@
 ///   Shift-a is `.char("A")` without `.shift`; CSI u / modifyOtherKeys reports keep their modifiers.
 /// - Within a bracketed paste nothing is a key: the whole paste is one `.paste`, with CR LF and
 ///   CR turned into LF and invalid UTF-8 replaced by U+FFFD. `flush()` never ends a paste, and
-///   `hasPending` stays true until its end marker arrives.
+///   `hasPending` stays true until its end marker arrives. A paste over 4 MiB arrives as several
+///   `.paste` events, so memory stays bounded even if the end marker never comes.
 public struct InputDecoder: Sendable {
     /// Sequences (CSI/SS3 parameters, X10 mouse bytes) longer than this are abandoned.
     static let maxSequenceLength = 64
+    /// A bracketed paste longer than this arrives as several `.paste` events of about this size,
+    /// so a paste whose end marker never comes cannot grow memory without bound.
+    static let maxPasteLength = 1 << 22
 
     private enum State: Sendable {
         case ground
@@ -504,15 +508,40 @@ public struct InputDecoder: Sendable {
             pasteMatched = 1
         } else {
             pasteBytes.append(byte)
+            if pasteBytes.count >= Self.maxPasteLength { deliverPastePart(&out) }
         }
     }
 
     private mutating func finishPaste(_ out: inout Output) {
-        // CR LF and lone CR become LF.
+        out.append(.paste(Self.pasteText(pasteBytes[...])))
+        inPaste = false
+        pasteMatched = 0
+        pasteBytes = []   // a large paste should not stay allocated
+    }
+
+    /// Delivers a paste that reached `maxPasteLength` so far, keeping back the bytes that could
+    /// still change meaning: an unfinished UTF-8 character, and a CR that an LF may follow.
+    private mutating func deliverPastePart(_ out: inout Output) {
+        var cut = pasteBytes.endIndex
+        var back = 0
+        while back < 3, cut > pasteBytes.startIndex, pasteBytes[cut - 1] & 0xC0 == 0x80 { cut -= 1; back += 1 }
+        if cut > pasteBytes.startIndex, pasteBytes[cut - 1] >= 0xC0 {
+            cut -= 1   // the lead byte of a character whose continuation bytes are still to come
+        } else {
+            cut = pasteBytes.endIndex
+        }
+        if cut > pasteBytes.startIndex, pasteBytes[cut - 1] == 0x0D { cut -= 1 }
+        guard cut > pasteBytes.startIndex else { return }
+        out.append(.paste(Self.pasteText(pasteBytes[..<cut])))
+        pasteBytes.removeSubrange(..<cut)
+    }
+
+    /// Paste bytes as text: CR LF and lone CR become LF, invalid UTF-8 becomes U+FFFD.
+    private static func pasteText(_ bytes: ArraySlice<UInt8>) -> String {
         var text: [UInt8] = []
-        text.reserveCapacity(pasteBytes.count)
+        text.reserveCapacity(bytes.count)
         var previousWasCR = false
-        for byte in pasteBytes {
+        for byte in bytes {
             if byte == 0x0A && previousWasCR {
                 previousWasCR = false
                 continue
@@ -520,10 +549,14 @@ public struct InputDecoder: Sendable {
             previousWasCR = byte == 0x0D
             text.append(previousWasCR ? 0x0A : byte)
         }
-        out.append(.paste(String(decoding: text, as: UTF8.self)))
-        inPaste = false
-        pasteMatched = 0
-        pasteBytes = []   // a large paste should not stay allocated
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// How many input bytes are held back now (a sequence's parameters, a paste's text): bounded
+    /// by `maxSequenceLength` and `maxPasteLength` whatever the input.
+    var pendingByteCount: Int {
+        guard hasPending else { return 0 }
+        return buffer.count + pasteBytes.count + pasteMatched + (utf8Remaining > 0 ? 4 : 0)
     }
 
     // MARK: - Mapping helpers
