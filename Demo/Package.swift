@@ -45,7 +45,7 @@ let package = Package(
         ]),
         .testTarget(name: "AppletGeneratorTests", dependencies: ["AppletGenerator"]),
         // The real binary in tmux and on pseudo-terminals, and packages built from outside.
-        .testTarget(name: "EndToEndTests"),
+        .testTarget(name: "EndToEndTests", dependencies: [.product(name: "AppletTesting", package: "AppletKit")]),
     ],
     swiftLanguageModes: [.v6]
 )

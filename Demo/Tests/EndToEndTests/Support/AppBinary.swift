@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Where the built `appletkit` is.
 ///
@@ -24,13 +25,33 @@ enum AppBinary {
     /// The demo package's folder.
     static var demoRoot: URL { repositoryRoot.appendingPathComponent("Demo") }
 
-    private static let located: Result<String, HarnessError> = locate()
+    private static let located = Mutex<[String: Result<String, HarnessError>]>([:])
 
-    /// The binary's absolute path, or an error explaining how to get one.
-    static func path() throws -> String { try located.get() }
+    /// The demo binary's absolute path, or an error explaining how to get one.
+    static func path() throws -> String { try path(named: "appletkit") }
 
-    private static func locate() -> Result<String, HarnessError> {
+    /// The absolute path of another executable the demo package builds (`appletkit-fixture`,
+    /// `appletkit-state-probe`): beside the `appletkit` found, so both come from one build.
+    static func path(named name: String) throws -> String {
+        try located.withLock { cache in
+            if let found = cache[name] { return found }
+            let found = locate(name)
+            cache[name] = found
+            return found
+        }.get()
+    }
+
+    private static func locate(_ name: String) -> Result<String, HarnessError> {
         let fileManager = FileManager.default
+        if name != "appletkit" {
+            return locate("appletkit").flatMap { demo in
+                let path = URL(fileURLWithPath: demo).deletingLastPathComponent().appendingPathComponent(name).path
+                guard fileManager.isExecutableFile(atPath: path) else {
+                    return .failure(HarnessError("\(name) was not found beside \(demo); build the demo package (`make test` does: swift build --package-path Demo)"))
+                }
+                return .success(path)
+            }
+        }
         if let given = ProcessInfo.processInfo.environment["APPLETKIT_BINARY"], !given.isEmpty {
             let url = URL(fileURLWithPath: given, relativeTo: repositoryRoot).standardizedFileURL
             guard fileManager.isExecutableFile(atPath: url.path) else {
