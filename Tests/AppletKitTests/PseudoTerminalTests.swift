@@ -151,7 +151,10 @@ struct PseudoTerminalTests {
 
         // A foreground job gets the terminal; Ctrl-Z stops it and gives the terminal back.
         try terminal.send("sleep 20\r")
-        #expect(await Self.eventually { terminal.foregroundProcessGroup.map { $0 != shell } ?? false })
+        // Not only a new foreground group: the job must be `sleep` already. Between bash's fork and
+        // the exec the child still ignores SIGTSTP as the interactive shell does, and a Ctrl-Z
+        // then would be lost.
+        #expect(await Self.eventually { terminal.foregroundProcessGroup.map { Self.command(of: $0) == "sleep" } ?? false })
         try terminal.send("\u{1A}")
         try await terminal.waitFor(text: "Stopped")
         #expect(await Self.eventually { terminal.foregroundProcessGroup == shell })
@@ -364,6 +367,11 @@ struct PseudoTerminalTests {
             try? await Task.sleep(for: .milliseconds(5))
         }
         return condition()
+    }
+
+    /// The command name of process `pid` (`/proc/<pid>/comm`), nil if it is gone.
+    static func command(of pid: Int32) -> String? {
+        read("/proc/\(pid)/comm")?.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The live (not zombie) processes of session `session`, from /proc.
