@@ -21,8 +21,12 @@ public final class ViewTree {
     private var widgetStates: [ViewID: Any] = [:]
     private var focusables: [any FocusableNode] = []
     private var root: Node?
-    /// The focused widget, if any. New trees focus the first focusable widget.
+    /// The focused widget, if any. New trees focus the first focusable widget; after
+    /// `resignFocus()` (Esc in a text field) none has focus until Tab, a click or `focus(_:)`.
     public private(set) var focusedID: ViewID?
+    /// Set by `resignFocus()`: the pane itself has the keyboard, so a frame must not focus the
+    /// first widget again.
+    private var focusResigned = false
     /// The theme's styles views draw with (a host sets it from its theme and the terminal).
     public var theme: ResolvedTheme = .standard
     /// Whether `.widget(_:in:transition:)` animates showing and hiding. Off unless a host turns
@@ -108,7 +112,7 @@ public final class ViewTree {
         root = node
         focusables.removeAll(keepingCapacity: true)
         collectFocusables(node)
-        if focusedID == nil || !focusables.contains(where: { $0.focusID == focusedID }) {
+        if focusedID == nil ? !focusResigned : !focusables.contains(where: { $0.focusID == focusedID }) {
             focusedID = focusables.first?.focusID
         }
         for f in focusables { f.isFocused = isActive && f.focusID == focusedID }
@@ -142,16 +146,33 @@ public final class ViewTree {
     @discardableResult
     public func focus(_ id: ViewID) -> Bool {
         guard focusables.contains(where: { $0.focusID == id }) else { return false }
+        focusResigned = false
         if focusedID != id { focusedID = id; invalidate() }
         return true
     }
 
+    /// Takes focus away from every widget: the pane keeps the keyboard, so keys a text field
+    /// would have typed reach commands again. Tab, a click or `focus(_:)` focuses a widget again.
+    public func resignFocus() {
+        focusResigned = true
+        guard focusedID != nil else { return }
+        focusedID = nil
+        invalidate()
+    }
+
     /// Sends a key to the focused widget and, if it does not take it, to the `.onKeyPress`
     /// handlers around it, innermost first (all of them when nothing has focus); false if none took it.
+    ///
+    /// `Esc` that a text-taking widget does not use leaves it (`resignFocus()`): a text field can
+    /// never trap the keyboard.
     @discardableResult
     public func handleKey(_ key: KeyEvent) -> Bool {
         let focused = focusedWidget
         var taken = focused?.handleKey(key) ?? false
+        if !taken, key == KeyEvent(.escape), let focused, focused.takesTextInput {
+            resignFocus()
+            return true
+        }
         if !taken {
             for scope in keyHandlers where focused == nil || scope.nodes.contains(where: { Self.contains($0, focused!) }) {
                 if scope.handler(key) == .handled { taken = true; break }
@@ -194,6 +215,7 @@ public final class ViewTree {
         let hits = focusables.filter { $0.frame.contains(mouse.position) }
         guard let target = hits.last else { return false }
         if case .press = mouse.kind {
+            focusResigned = false
             capturedID = target.focusID
             if focusedID != target.focusID {
                 focusedID = target.focusID
@@ -216,6 +238,7 @@ public final class ViewTree {
     @discardableResult
     public func moveFocus(forward: Bool = true, wrap: Bool = true) -> Bool {
         guard !focusables.isEmpty else { return false }
+        focusResigned = false
         let current = focusables.firstIndex { $0.focusID == focusedID }
         var next: Int
         if let current { next = current + (forward ? 1 : -1) } else { next = forward ? 0 : focusables.count - 1 }
@@ -230,12 +253,16 @@ public final class ViewTree {
 
     /// Focuses the first (or last) focusable widget.
     public func focusEdge(first: Bool) {
+        focusResigned = false
         focusedID = (first ? focusables.first : focusables.last)?.focusID
         invalidate()
     }
 
     /// Whether any widget can take focus in the last frame.
     public var hasFocusableWidgets: Bool { !focusables.isEmpty }
+
+    /// How many widgets can take focus in the last frame.
+    public var focusableCount: Int { focusables.count }
 
     // MARK: Widget state
 

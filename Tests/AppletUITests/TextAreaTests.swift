@@ -305,17 +305,20 @@ struct TextAreaTests {
         #expect(events == [.changed("a"), .changed("a\n"), .changed("a\nb"), .changed("\nb")])
     }
 
-    @Test func tabAndEscapePassOn() {
+    @Test func tabPassesOnAndEscapeLeaves() {
         let tree = ViewTree()
         let store = TextStore("x")
         _ = render(TextArea(text: store.binding), width: 10, height: 3, tree: tree)
-        for key in [KeyEvent(.tab), KeyEvent(.tab, modifiers: .shift), KeyEvent(.escape),
+        for key in [KeyEvent(.tab), KeyEvent(.tab, modifiers: .shift),
                     KeyEvent(.char("c"), modifiers: .ctrl), KeyEvent(.function(2))] {
             #expect(!tree.handleKey(key), "\(key)")
         }
         #expect(tree.handleKey(KeyEvent(.up)))
         #expect(tree.handleKey(KeyEvent(.enter)))
         #expect(store.text == "\nx")
+        // Esc leaves the text area (taken: focus goes to the pane).
+        #expect(tree.handleKey(KeyEvent(.escape)))
+        #expect(tree.focusedID == nil)
     }
 
     @Test func placeholderIsMutedAndCarriageReturnsAreLineEnds() {

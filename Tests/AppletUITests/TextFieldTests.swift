@@ -165,7 +165,7 @@ struct TextFieldTests {
         let tree = ViewTree()
         let store = TextStore("abc")
         _ = render(TextField("", text: store.binding), width: 20, height: 1, tree: tree)
-        let passed = [KeyEvent(.tab), KeyEvent(.tab, modifiers: .shift), KeyEvent(.escape), KeyEvent(.up),
+        let passed = [KeyEvent(.tab), KeyEvent(.tab, modifiers: .shift), KeyEvent(.up),
                       KeyEvent(.down), KeyEvent(.pageDown), KeyEvent(.char("c"), modifiers: .ctrl),
                       KeyEvent(.char("x"), modifiers: .alt), KeyEvent(.function(1)), KeyEvent(.char(" "), modifiers: .ctrl)]
         for key in passed { #expect(!tree.handleKey(key), "\(key)") }
@@ -173,6 +173,24 @@ struct TextFieldTests {
         // Shifted characters are text.
         #expect(tree.handleKey(KeyEvent(.char("D"), modifiers: .shift)))
         #expect(store.text == "abcD")
+    }
+
+    @Test("Esc leaves the field: no widget has focus, typed keys pass on, and Tab comes back")
+    func escapeLeavesTheField() {
+        let tree = ViewTree()
+        let store = TextStore("abc")
+        _ = render(TextField("", text: store.binding), width: 20, height: 1, tree: tree)
+        #expect(tree.focusedWidgetTakesText)
+        #expect(tree.handleKey(KeyEvent(.escape)))
+        #expect(tree.focusedID == nil && !tree.focusedWidgetTakesText)
+        _ = render(TextField("", text: store.binding), width: 20, height: 1, tree: tree)
+        #expect(tree.focusedID == nil, "a new frame does not focus the field again")
+        #expect(!tree.handleKey(KeyEvent(.char("q"))))
+        #expect(!tree.handleKey(KeyEvent(.escape)), "Esc with nothing focused is not the tree's")
+        #expect(store.text == "abc")
+        #expect(tree.moveFocus(forward: true))
+        #expect(tree.handleKey(KeyEvent(.char("q"))))
+        #expect(store.text == "abcq")
     }
 
     @Test func scrollsToKeepTheCursorVisible() {
