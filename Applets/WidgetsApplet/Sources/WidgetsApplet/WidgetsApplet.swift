@@ -141,9 +141,11 @@ struct ListsPage: View {
 struct DataPage: View {
     @AppState(\.gallery) var gallery
     struct Process: Sendable { let pid: Int; let name: String; let cpu: Double; let memory: Int }
-    static let processes: [Process] = (0..<300).map { i in
-        Process(pid: 100 + i * 7, name: ["swift-frontend", "sshd", "tmux", "bash", "appletkit", "postgres", "nginx"][i % 7] + "-\(i)",
-                cpu: Double((i * 37) % 1000) / 10, memory: (i * 7919) % 65536)
+    static let processNames = ["swift-frontend", "sshd", "tmux", "bash", "appletkit", "postgres", "nginx"]
+    static let processes: [Process] = (0..<300).map { (i: Int) -> Process in
+        let name: String = processNames[i % 7] + "-\(i)"
+        let cpu = Double((i * 37) % 1000) / 10
+        return Process(pid: 100 + i * 7, name: name, cpu: cpu, memory: (i * 7919) % 65536)
     }
     static let tree = [
         TreeItem("Sources", children: [
