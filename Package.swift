@@ -10,7 +10,7 @@ import PackageDescription
 // offers it lists all of them: SwiftPM rebuilds a client when the modules of its *direct*
 // dependencies change, and a module seen only through a re-export would otherwise be missed,
 // leaving code compiled against an old type layout behind (a crash or a link error).
-let frameworkModules = ["Terminal", "AppletState", "AppletUI", "AppletKit"]
+let frameworkModules = ["Terminal", "AppletState", "AppletUI", "AppletNavigation", "AppletKit"]
 
 let package = Package(
     name: "AppletKit",
@@ -28,6 +28,10 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // The user's keymap file (keys.toml).
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        // A clock tests control (chord timeouts, toasts).
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.0"),
     ],
     targets: [
         // A small C layer over the system's ncursesw (Debian: libncurses-dev). Linked by name rather
@@ -42,8 +46,13 @@ let package = Package(
         .target(name: "Terminal", dependencies: ["CNcursesShim"]),
         .target(name: "AppletState", dependencies: [.product(name: "Logging", package: "swift-log")]),
         .target(name: "AppletUI", dependencies: ["Terminal", "AppletState"]),
-        .target(name: "AppletKit", dependencies: [
+        // Tabs, per-tab navigation stacks, sheets, toasts, the command registry and the keymap.
+        .target(name: "AppletNavigation", dependencies: [
             "AppletUI", "AppletState", "Terminal",
+            .product(name: "TOMLKit", package: "TOMLKit"),
+        ]),
+        .target(name: "AppletKit", dependencies: [
+            "AppletNavigation", "AppletUI", "AppletState", "Terminal",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -51,12 +60,18 @@ let package = Package(
         // with only async-signal-safe calls in the child, ioctls). Imported `internal`ly, so clients
         // of AppletTesting never see it and the product's target list need not name it.
         .target(name: "CPseudoTerminal"),
-        .target(name: "AppletTesting", dependencies: ["AppletKit", "AppletUI", "AppletState", "Terminal", "CPseudoTerminal"]),
+        .target(name: "AppletTesting", dependencies: [
+            "AppletKit", "AppletNavigation", "AppletUI", "AppletState", "Terminal", "CPseudoTerminal",
+            .product(name: "Clocks", package: "swift-clocks"),
+        ]),
 
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "AppletTesting"]),
         .testTarget(name: "AppletStateTests", dependencies: ["AppletState"]),
         // Golden screens live in Tests/__Snapshots__/<target>/, outside every target (AppletTesting).
         .testTarget(name: "AppletUITests", dependencies: ["AppletUI", "AppletTesting"]),
+        .testTarget(name: "AppletNavigationTests", dependencies: [
+            "AppletNavigation", "AppletTesting", .product(name: "Clocks", package: "swift-clocks"),
+        ]),
         .testTarget(name: "AppletKitTests", dependencies: ["AppletKit", "AppletTesting", "AppletUI", "AppletState", "Terminal"]),
     ],
     swiftLanguageModes: [.v6]

@@ -35,29 +35,3 @@ public protocol Applet: View {
 extension Applet {
     public var commands: [Command] { [] }
 }
-
-/// A key binding an applet offers: a key, a short title for the footer, and what it does.
-///
-/// ```swift
-/// Command("+", "Increment") { counter.value += 1 }
-/// Command("ctrl-r", "Reset") { counter.value = 0 }
-/// ```
-public struct Command: Sendable {
-    public let key: KeyEvent
-    /// How the key is written in the footer (`+`, `Ctrl-R`).
-    public let keyLabel: String
-    public let title: String
-    public let action: @MainActor @Sendable () -> Void
-
-    /// - Parameter key: a key spec such as `"+"`, `"x"`, `"ctrl-r"`, `"alt-x"`, `"enter"`, `"f5"`
-    ///   (see `KeySpec`). An invalid spec is a programming error and stops with a message naming it.
-    public init(_ key: String, _ title: String, action: @escaping @MainActor @Sendable () -> Void) {
-        guard let parsed = KeySpec.parse(key) else {
-            preconditionFailure("Command '\(title)': '\(key)' is not a key; use e.g. \"+\", \"ctrl-r\", \"enter\", \"f5\"")
-        }
-        self.key = parsed
-        self.keyLabel = KeySpec.label(for: parsed)
-        self.title = title
-        self.action = action
-    }
-}

@@ -118,6 +118,12 @@ public struct StandardOptions: ParsableArguments, Sendable {
     @Flag(name: .long, help: "Show and hide widgets at once, without transitions.")
     public var noAnimation = false
 
+    @Option(name: .long, help: ArgumentHelp("The keymap file that rebinds commands by id (default: $XDG_CONFIG_HOME/<app>/keys.toml, or ~/.config/<app>/keys.toml).", valueName: "path"))
+    public var keymap: String?
+
+    @Flag(name: .long, help: "Show how each key was routed (which level took it) above the footer.")
+    public var debugKeys = false
+
     public init() {}
 }
 
@@ -131,7 +137,7 @@ public struct AppletAppCommand<App: AppletApp>: AsyncParsableCommand {
             usage: App.subcommands.isEmpty ? nil : "\(App.id) [<options>]\n\(App.id) <subcommand> [<arguments>]",
             discussion: App.discussion,
             version: "\(App.id) \(App.version)",
-            subcommands: App.subcommands
+            subcommands: App.subcommands + [AppletKeysCommand<App>.self]
         )
     }
 
@@ -193,9 +199,18 @@ public struct AppletAppCommand<App: AppletApp>: AsyncParsableCommand {
             terminal.logPath = logging.filePath
             terminal.crashLine = logging.filePath.map { "\(App.id): crashed; the terminal was restored and the backtrace is in \($0)" }
                 ?? "\(App.id): crashed; the terminal was restored (no log file could be opened for the backtrace)"
+            let (keymap, keymapIssues) = Keymap.load(path: keymapPath(standard))
             let host = try AppletHost(tabs: tabs, initialTab: initial, terminal: terminal,
-                                      theme: App.themes[standard.theme] ?? .dark, animations: !standard.noAnimation)
+                                      theme: App.themes[standard.theme] ?? .dark, animations: !standard.noAnimation,
+                                      keymap: keymap)
+            host.showsRoutingTrace = standard.debugKeys
             log.info("started", metadata: ["version": "\(App.version)", "state": "\(storage.directory)"])
+            // A broken keymap or clashing keys: the defaults stay; the user hears once, and the log keeps it all.
+            let problems = keymapIssues.map(\.description) + host.keyProblems()
+            for problem in problems { log.warning("\(problem)") }
+            if let first = problems.first {
+                host.notify(problems.count == 1 ? first : "\(first) (and \(problems.count - 1) more in the log)")
+            }
             try await host.run()
             if let signal = host.terminationSignal {
                 log.info("ended by signal \(signal)")
@@ -208,6 +223,12 @@ public struct AppletAppCommand<App: AppletApp>: AsyncParsableCommand {
         } catch {
             return fail("\(error)", log: log)
         }
+    }
+
+    /// The keymap file: `--keymap`, else the app's file in the user's config folder.
+    static func keymapPath(_ standard: StandardOptions) -> String {
+        if let path = standard.keymap { return absolute(path) }
+        return Keymap.defaultPath(appID: App.id, environment: ProcessInfo.processInfo.environment)
     }
 
     static func fail(_ message: String, log: Logger) -> Int32 {
@@ -229,4 +250,58 @@ public struct AppletAppCommand<App: AppletApp>: AsyncParsableCommand {
 /// `exit(3)`, out of reach of ArgumentParser's `exit(withError:)` inside command types.
 private func endProcess(_ status: Int32) -> Never {
     exit(status)
+}
+
+/// `<app> keys`: every command of every tab with its keys and ids (what `keys.toml` can rebind);
+/// `--check` reports clashing keys and keymap problems and exits 1 if there are any.
+public struct AppletKeysCommand<App: AppletApp>: AsyncParsableCommand {
+    public static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "keys", abstract: "List every command and its keys; --check finds clashes and keymap errors.")
+    }
+
+    @Flag(name: .long, help: "Report keys bound twice, chords that shadow a key, and problems in the keymap file; exit 1 if any.")
+    public var check = false
+
+    @Option(name: .long, help: ArgumentHelp("The keymap file to apply (default: the app's keys.toml).", valueName: "path"))
+    public var keymap: String?
+
+    public init() {}
+
+    public mutating func run() async throws {
+        let status = await Self.report(check: check, keymapOption: keymap)
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    /// Lists (or checks) the commands of every applet with the keymap applied; returns the status.
+    @MainActor
+    static func report(check: Bool, keymapOption: String?) -> Int32 {
+        var path = Keymap.defaultPath(appID: App.id, environment: ProcessInfo.processInfo.environment)
+        if let option = keymapOption { path = AppletAppCommand<App>.absolute(option) }
+        let (keymap, issues) = Keymap.load(path: path)
+        let application = Application()
+        let tabs = Application.withCurrent(application) { App().tabs }
+        guard let host = try? AppletHost(tabs: tabs, application: application, terminal: HeadlessTerminal(width: 120, height: 40),
+                                         keymap: keymap) else { return 1 }
+        var output = ""
+        for (tab, pane, registry) in host.allRegistries() {
+            let applet = tabs[tab].panes[pane]
+            output += "Tab \(tab + 1) \(tabs[tab].title) — \(applet.title) (\(applet.id))\n"
+            for entry in registry.entries where entry.scope != .host || (tab == 0 && pane == 0) {
+                let keys = entry.keys.isEmpty ? "(none)" : entry.keys.map(\.label).joined(separator: " ")
+                output += "  \(keys.padding(toLength: max(14, keys.count), withPad: " ", startingAt: 0))  \(entry.title)  [\(entry.id)]\(entry.isRebound ? " (keys.toml)" : "")\n"
+            }
+        }
+        let problems = issues.map(\.description) + host.keyProblems()
+        if check {
+            if problems.isEmpty {
+                print("\(App.id): no key clashes\(FileManager.default.fileExists(atPath: path) ? "; \(path) is valid" : " (no keymap file at \(path))")")
+                return 0
+            }
+            for problem in problems { print("\(App.id): \(problem)") }
+            return 1
+        }
+        print(output, terminator: "")
+        for problem in problems { print("\(App.id): \(problem)") }
+        return 0
+    }
 }

@@ -1,3 +1,4 @@
+import AppletNavigation
 import AppletState
 import AppletUI
 import Terminal
@@ -28,9 +29,12 @@ import Darwin
 /// `run()` on a real terminal throws `TerminalError` when there is none to use; after it returns,
 /// `terminationSignal` says whether a signal (or Ctrl-C) ended it.
 ///
-/// Keys, in order: the focused widget, then the focused pane's applet commands, then the host's
-/// own: `1`–`9` select a tab, `]`/`[` next/previous tab, `Tab`/`Shift-Tab` move focus,
-/// `q` quits, `Ctrl-C` always quits, `Ctrl-Z` suspends.
+/// Keys go through one `KeyRouter` over one `CommandRegistry` (see `activeRegistry()`): a chord
+/// in progress, priority commands, the focused widget, the focused applet's commands, then the
+/// host's own (`HostCommands`: `1`–`9` and `alt-1`…`alt-9` select a tab, `]`/`[` and
+/// `ctrl-pgdn`/`ctrl-pgup` next/previous tab, `Tab`/`Shift-Tab` move focus, `Ctrl-P` the command
+/// palette, `?` help, `q` quits, `Ctrl-Z` suspends). `Ctrl-C` always quits. A `Keymap` rebinds
+/// any command by id; the footer, help and palette are drawn from the same registry.
 @MainActor
 public final class AppletHost {
     public let tabs: [Tab]
@@ -47,6 +51,21 @@ public final class AppletHost {
     public private(set) var isRunning = false
     /// Whether the help overlay (`?`) is open.
     public private(set) var isShowingHelp = false
+    /// The command palette (`Ctrl-P`), while it is open.
+    public private(set) var palette: CommandPalette?
+    /// Whether the command palette is open.
+    public var isShowingPalette: Bool { palette != nil }
+    /// The user's keymap: commands rebound by id.
+    public let keymap: Keymap
+    /// How the last key was routed: which level took it and why the others did not.
+    public private(set) var lastRoutingTrace: RoutingTrace?
+    /// Shows `lastRoutingTrace` on the line above the footer (`--debug-keys`).
+    public var showsRoutingTrace = false
+    private var router: KeyRouter
+    /// Measures the chord timeout and how long a message stays (tests use a TestClock).
+    private let chordTimer: ScheduledAction
+    private let statusTimer: ScheduledAction
+    private lazy var hostCommands = HostCommands(host: self)
     /// The signal that ended the run (SIGTERM, SIGINT, SIGHUP), nil when the user quit.
     /// A command-line host exits with `128 + signal`, as shells expect.
     public private(set) var terminationSignal: Int32?
@@ -70,8 +89,12 @@ public final class AppletHost {
     ///   - theme: the colour theme, `.dark` or `.light` or your own.
     ///   - animations: whether widget transitions animate; by default they do on a real terminal
     ///     and not on a headless one (tests see final states at once).
+    ///   - keymap: the user's key bindings by command id (`Keymap.load(path:)`); none by default.
+    ///   - clock: what chord timeouts and messages are timed with (a `TestClock` in tests).
+    ///   - chordTimeout: how long a chord waits for its next key.
     public init(tabs: [Tab], initialTab: Int = 0, application: Application = .current, terminal: (any Terminal)? = nil,
-                theme: Theme = .dark, animations: Bool? = nil) throws {
+                theme: Theme = .dark, animations: Bool? = nil, keymap: Keymap = Keymap(),
+                clock: any Clock<Duration> = ContinuousClock(), chordTimeout: Duration = ChordMatcher.defaultTimeout) throws {
         precondition(!tabs.isEmpty, "AppletHost needs at least one tab")
         self.tabs = tabs
         self.application = application
@@ -82,6 +105,10 @@ public final class AppletHost {
         self.terminal = chosen
         self.theme = theme
         self.animationsEnabled = animations ?? (chosen is NcursesTerminal)
+        self.keymap = keymap
+        self.router = KeyRouter(chordTimeout: chordTimeout)
+        self.chordTimer = ScheduledAction(clock: clock)
+        self.statusTimer = ScheduledAction(clock: clock)
     }
 
     /// Runs until the user quits (or a SIGTERM/SIGINT/SIGHUP arrives); the terminal is given back
@@ -131,6 +158,8 @@ public final class AppletHost {
     public func quit() {
         guard isRunning else { return }
         isRunning = false
+        chordTimer.cancel()
+        statusTimer.cancel()
         terminal.stop()
         // After the terminal is back: a slow disk must not leave the shell raw.
         application.flush()
@@ -150,7 +179,13 @@ public final class AppletHost {
             case .paste(let text):
                 // Only a text-taking widget gets pasted text; it never reaches key bindings.
                 if renderedTab != selectedTab { layOutSelectedTab() }
-                if !isShowingHelp, activeTree.handlePaste(text) { setNeedsDisplay() }
+                if var palette {
+                    palette.paste(text)
+                    self.palette = palette
+                    setNeedsDisplay()
+                } else if !isShowingHelp, activeTree.handlePaste(text) {
+                    setNeedsDisplay()
+                }
             case .resize: setNeedsDisplay()
             case .terminate(let signal):
                 terminationSignal = signal
@@ -161,51 +196,133 @@ public final class AppletHost {
 
     private func handleKey(_ key: KeyEvent) {
         if key == KeyEvent(.char("c"), modifiers: .ctrl) {
-            // An interrupt, as if SIGINT had arrived: the command line exits with 130.
+            // An interrupt, as if SIGINT had arrived: the command line exits with 130. Not a
+            // command: no keymap can take away the one key that always ends the app.
             terminationSignal = SIGINT
             quit()
-            return
-        }
-        if key == KeyEvent(.char("z"), modifiers: .ctrl) { terminal.suspend(); return }
-        if key == KeyEvent(.escape), status != nil {
-            status = nil
-            setNeedsDisplay()
-            return
-        }
-        // The help overlay is modal: it takes every key, and Esc, Enter, ? or q close it.
-        if isShowingHelp {
-            switch key.code {
-            case .escape, .enter, .char("?"), .char("q"): isShowingHelp = false; setNeedsDisplay()
-            default: break
-            }
             return
         }
         // Keys typed right after a tab switch (in the same read) go to the new tab's widgets,
         // which need laying out first.
         if renderedTab != selectedTab { layOutSelectedTab() }
-        if activeTree.handleKey(key) { setNeedsDisplay(); return }
-        if let command = activeApplet.commands.first(where: { $0.key == key }) {
-            command.action()
-            setNeedsDisplay()
+        defer { setNeedsDisplay() }
+        // The palette and the help overlay are modal: they take every key.
+        if var palette {
+            switch palette.handle(key) {
+            case .stay:
+                self.palette = palette
+            case .close:
+                self.palette = nil
+            case .run(let entry):
+                self.palette = nil
+                var trace = RoutingTrace(key: key)
+                trace.record(took: .sheet, "palette ran \(entry.id)", command: entry.id)
+                lastRoutingTrace = trace
+                Application.withCurrent(application) { entry.command.action() }
+            }
             return
         }
-        handleGlobalKey(key)
+        if isShowingHelp {
+            switch key.code {
+            case .escape, .enter, .char("?"), .char("q"): isShowingHelp = false
+            default: break
+            }
+            return
+        }
+        if key == KeyEvent(.escape), status != nil {
+            dismissStatus()
+            return
+        }
+        let registry = activeRegistry()
+        let tree = activeTree
+        let trace = router.route(key, registry: registry, sheet: nil) { key in
+            let inText = tree.focusedWidgetTakesText
+            guard tree.handleKey(key) else { return nil }
+            return inText && tree.focusedID == nil ? "the text field: Esc left it" : "the focused widget"
+        }
+        lastRoutingTrace = trace
+        if router.pendingChord != nil {
+            chordTimer.schedule(after: router.chords.timeout) { [weak self] in
+                guard let self else { return }
+                self.router.expireChord()
+                self.setNeedsDisplay()
+            }
+        } else {
+            chordTimer.cancel()
+        }
     }
 
-    private func handleGlobalKey(_ key: KeyEvent) {
-        guard key.modifiers.isEmpty || key.modifiers == .shift else { return }
-        switch key.code {
-        case .char(let c) where c.isASCII && c.isNumber && c != "0":
-            if let n = c.wholeNumberValue, n <= tabs.count { select(tab: n - 1) }
-        case .char("]"): select(tab: (selectedTab + 1) % tabs.count)
-        case .char("["): select(tab: (selectedTab - 1 + tabs.count) % tabs.count)
-        case .char("q"): quit()
-        case .char("?"):
-            isShowingHelp = true
-            setNeedsDisplay()
-        case .tab: moveFocus(forward: !key.modifiers.contains(.shift))
-        default: break
+    /// Every command the keys can reach now, in routing order, with the keymap applied: the
+    /// focused applet's commands, then the host's. The footer, help and palette list from it.
+    public func activeRegistry() -> CommandRegistry {
+        var registry = CommandRegistry()
+        let applet = activeApplet
+        registry.register(Application.withCurrent(application) { applet.commands }, scope: .applet, owner: applet.id)
+        let focusStops = activeTree.hasFocusableWidgets || tabs[selectedTab].panes.count > 1
+        registry.register(hostCommands.commands(tabCount: tabs.count, focusStops: focusStops), scope: .host, owner: "host")
+        registry.apply(keymap)
+        return registry
+    }
+
+    /// Every command of every tab and pane as the registry sees it there (for `keys --check` and
+    /// conflict tests): one registry per pane.
+    public func allRegistries() -> [(tab: Int, pane: Int, registry: CommandRegistry)] {
+        var result: [(Int, Int, CommandRegistry)] = []
+        for (t, tab) in tabs.enumerated() {
+            for (p, applet) in tab.panes.enumerated() {
+                var registry = CommandRegistry()
+                registry.register(Application.withCurrent(application) { applet.commands }, scope: .applet, owner: applet.id)
+                registry.register(hostCommands.commands(tabCount: tabs.count, focusStops: true), scope: .host, owner: "host")
+                registry.apply(keymap)
+                result.append((t, p, registry))
+            }
         }
+        return result
+    }
+
+    /// What is wrong with the keys: commands of the keymap that do not exist, keys bound twice in
+    /// one scope, keys that start a chord and so never run alone. Empty when all is well.
+    public func keyProblems() -> [String] {
+        let registries = allRegistries()
+        var known = Set<String>()
+        for (_, _, registry) in registries { known.formUnion(registry.ids) }
+        var problems = keymap.unknownIDs(known: known).map(\.description)
+        var seen = Set<String>()
+        for (tab, _, registry) in registries {
+            for conflict in registry.conflicts() where seen.insert(conflict.description).inserted {
+                problems.append("tab \(tab + 1): \(conflict)")
+            }
+        }
+        return problems
+    }
+
+    /// Shows a message on the line above the footer for `statusDuration` (Esc dismisses it).
+    public func notify(_ message: String) {
+        status = message
+        statusTimer.schedule(after: Self.statusDuration) { [weak self] in self?.dismissStatus() }
+        setNeedsDisplay()
+    }
+
+    /// The typed keys of an unfinished chord (`g`), while it waits for the rest.
+    public var pendingChord: String? { router.pendingChord }
+
+    /// Opens the command palette over the screen.
+    public func openPalette() {
+        isShowingHelp = false
+        palette = CommandPalette(entries: activeRegistry().entries.filter { $0.id != "host.palette" })
+        setNeedsDisplay()
+    }
+
+    /// Opens the help overlay.
+    public func openHelp() {
+        palette = nil
+        isShowingHelp = true
+        setNeedsDisplay()
+    }
+
+    /// Suspends the app as Ctrl-Z does (the shell's `fg` resumes it).
+    public func suspend() {
+        terminal.suspend()
     }
 
     private func handleMouse(_ mouse: MouseEvent) {
@@ -242,10 +359,24 @@ public final class AppletHost {
         setNeedsDisplay()
     }
 
-    private func moveFocus(forward: Bool) {
+    /// Selects the tab `offset` places to the right (negative: left), wrapping around.
+    public func selectNextTab(by offset: Int) {
+        select(tab: ((selectedTab + offset) % tabs.count + tabs.count) % tabs.count)
+    }
+
+    /// Moves focus to the next (or previous) widget, then to the next pane, as Tab does.
+    public func moveFocus(forward: Bool) {
         let panes = trees[selectedTab]
         var pane = focusedPane[selectedTab]
-        if panes[pane].moveFocus(forward: forward, wrap: panes.count == 1) { setNeedsDisplay(); return }
+        let tree = panes[pane]
+        if panes.count == 1, tree.focusableCount == 1, tree.focusedID != nil {
+            // One widget alone (a lone text field): Tab steps out to the pane, where the app's
+            // keys work, and Tab again steps back in. Nothing traps the keyboard.
+            tree.resignFocus()
+            setNeedsDisplay()
+            return
+        }
+        if tree.moveFocus(forward: forward, wrap: panes.count == 1) { setNeedsDisplay(); return }
         guard panes.count > 1 else { return }
         pane = (pane + (forward ? 1 : -1) + panes.count) % panes.count
         focusedPane[selectedTab] = pane
@@ -317,14 +448,19 @@ public final class AppletHost {
         var size: Size
         var tab: Int
         var help: Bool
+        var palette: Bool
         var status: String?
+        var trace: String?
+    }
+
+    private var currentChrome: Chrome {
+        Chrome(size: terminal.size, tab: selectedTab, help: isShowingHelp, palette: palette != nil, status: status,
+               trace: showsRoutingTrace ? lastRoutingTrace?.summary : nil)
     }
 
     private func drawFrame() -> Canvas {
         let changesBefore = application.changes
-        // An expired status message goes before the chrome is compared: the pane under it is redrawn.
-        if let current = status, current.until <= .now { status = nil }
-        let chrome = Chrome(size: terminal.size, tab: selectedTab, help: isShowingHelp, status: status?.message)
+        let chrome = currentChrome
         if chrome != lastChrome {
             frame = Canvas(size: terminal.size)
             for tree in trees[selectedTab] { tree.invalidate() }
@@ -337,7 +473,7 @@ public final class AppletHost {
         } onChange: { [weak self] in
             DispatchQueue.main.async { MainActor.assumeIsolated { self?.setNeedsDisplay() } }
         }
-        lastChrome = Chrome(size: terminal.size, tab: selectedTab, help: isShowingHelp, status: status?.message)
+        lastChrome = currentChrome
         renderedTab = selectedTab
         if trees[selectedTab].contains(where: \.needsAnimationFrame) { scheduleAnimationFrame() }
         // A change on another thread while the frame was evaluated is in neither the frame nor the
@@ -369,40 +505,55 @@ public final class AppletHost {
         drawSplitLines(rects, on: &canvas)
         drawFooter(on: &canvas)
         drawStatus(on: &canvas)
+        if showsRoutingTrace { drawRoutingTrace(on: &canvas) }
         if isShowingHelp { drawHelp(on: &canvas) }
+        if let palette { drawPalette(palette, on: &canvas) }
     }
 
     // MARK: Status line
 
     /// How many store issues have been shown; each is shown once.
     private var issuesShown = 0
-    private var status: (message: String, until: ContinuousClock.Instant)?
+    private var status: String?
     /// How long a status message stays up (Esc dismisses it sooner).
     public static let statusDuration = Duration.seconds(8)
 
     /// A problem with stored state (a corrupt file moved aside, an unwritable folder) shows once,
-    /// on the line above the footer.
+    /// on the line above the footer, for `statusDuration` on the host's clock.
     private func drawStatus(on canvas: inout Canvas) {
         let issues = application.storeIssues.value
         if issues.count > issuesShown {
             issuesShown = issues.count
-            status = (issues[issues.count - 1].message, .now + Self.statusDuration)
-            DispatchQueue.main.asyncAfter(deadline: .now() + .seconds(8) + .milliseconds(50)) { [weak self] in
-                MainActor.assumeIsolated { self?.setNeedsDisplay() }
-            }
+            status = issues[issues.count - 1].message
+            statusTimer.schedule(after: Self.statusDuration) { [weak self] in self?.dismissStatus() }
         }
         guard let current = status else { return }
-        guard current.until > .now else { status = nil; return }
         let y = canvas.size.height - 2
-        let text = " ⚠ \(current.message)  (Esc dismisses) "
+        let text = " ⚠ \(current)  (Esc dismisses) "
         canvas.fill(Rect(x: 0, y: y, width: canvas.size.width, height: 1), with: .blank(Self.statusStyle))
         canvas.write(text.truncated(toColumns: canvas.size.width, ellipsis: true), at: Point(x: 0, y: y), style: Self.statusStyle)
+    }
+
+    private func dismissStatus() {
+        guard status != nil else { return }
+        status = nil
+        statusTimer.cancel()
+        setNeedsDisplay()
     }
 
     private static let statusStyle = Style(foreground: .yellow, attributes: [.reverse, .bold])
 
     /// Whether a status message is on screen.
     public var isShowingStatus: Bool { status != nil }
+
+    /// `--debug-keys`: how the last key was routed, on the line above the footer.
+    private func drawRoutingTrace(on canvas: inout Canvas) {
+        guard let trace = lastRoutingTrace else { return }
+        let y = canvas.size.height - 2
+        let style = Style(attributes: [.dim, .reverse])
+        canvas.fill(Rect(x: 0, y: y, width: canvas.size.width, height: 1), with: .blank(style))
+        canvas.write(" keys: \(trace.summary)".truncated(toColumns: canvas.size.width, ellipsis: true), at: Point(x: 0, y: y), style: style)
+    }
 
     private func drawTooSmall(on canvas: inout Canvas) {
         let s = canvas.size
@@ -467,25 +618,49 @@ public final class AppletHost {
 
     private static let footerKeyStyle = Style(attributes: [.reverse, .bold])
 
-    /// The keys that work right now: the focused applet's commands, then the host's.
+    /// The keys that work right now, from the registry: the focused applet's footer commands,
+    /// then the host's (tabs, focus, help, quit). A key the focused text field would type is left
+    /// out: it does not reach its command.
     private var activeBindings: [(key: String, title: String, applet: Bool)] {
-        var items = activeApplet.commands.map { (key: $0.keyLabel, title: $0.title, applet: true) }
-        if tabs.count > 1 {
-            items.append((key: "1-\(min(9, tabs.count))", title: "Tab", applet: false))
-            items.append((key: "]/[", title: "Next/Prev", applet: false))
+        let registry = activeRegistry()
+        let typing = activeTree.focusedWidgetTakesText
+        func reachable(_ entry: CommandRegistry.Entry) -> Bool {
+            guard let first = entry.keys.first, entry.isEnabled else { return false }
+            if typing, !entry.command.isPriority, case .char = first.keys[0].code,
+               first.keys[0].modifiers.isDisjoint(with: [.ctrl, .alt]) { return false }
+            return true
         }
-        if activeTree.hasFocusableWidgets || tabs[selectedTab].panes.count > 1 { items.append((key: "Tab", title: "Focus", applet: false)) }
-        items.append((key: "?", title: "Help", applet: false))
-        items.append((key: "q", title: "Quit", applet: false))
+        var items = registry.entries.filter { $0.scope == .applet && $0.command.showsInFooter && reachable($0) }
+            .map { (key: $0.keyLabel, title: $0.title, applet: true) }
+        func host(_ id: String) -> CommandRegistry.Entry? { registry.entry(id: id).flatMap { reachable($0) ? $0 : nil } }
+        if tabs.count > 1 {
+            let count = min(9, tabs.count)
+            let digits = (1...count).allSatisfy { n in host("host.tab-\(n)")?.keys.first == KeySequence("\(n)") }
+            if digits { items.append((key: "1-\(count)", title: "Tab", applet: false)) }
+            if let next = host("host.next-tab"), let previous = host("host.previous-tab") {
+                items.append((key: "\(next.keyLabel)/\(previous.keyLabel)", title: "Next/Prev", applet: false))
+            }
+        }
+        if let focus = host("host.focus-next") { items.append((key: focus.keyLabel, title: "Focus", applet: false)) }
+        if let help = host("host.help") { items.append((key: help.keyLabel, title: "Help", applet: false)) }
+        if let quit = host("host.quit") { items.append((key: quit.keyLabel, title: "Quit", applet: false)) }
+        // In a text field the way out is the one key worth advertising.
+        if typing { items.append((key: "Esc", title: "Leave field", applet: false)) }
         return items
     }
 
-    /// The footer: the keys that work right now, as many as fit. `? Help` and `q Quit` always
-    /// stay, at the end; what does not fit is dropped before them (the help overlay lists it all).
+    /// The footer: the keys that work right now, as many as fit. The last two (help and quit)
+    /// always stay, at the end; what does not fit is dropped before them (the help overlay lists
+    /// it all). While a chord waits for its next key, the footer says so instead.
     private func drawFooter(on canvas: inout Canvas) {
         let y = canvas.size.height - 1
         let width = canvas.size.width
         canvas.fill(Rect(x: 0, y: y, width: width, height: 1))
+        if let pending = router.pendingChord {
+            var x = canvas.write(pending + " …", at: Point(x: 0, y: y), style: Self.footerKeyStyle)
+            x += canvas.write("  waiting for the next key of the chord (another key cancels)", at: Point(x: x, y: y))
+            return
+        }
         let items = activeBindings
         func length(_ item: (key: String, title: String, applet: Bool)) -> Int { item.key.terminalWidth + 1 + item.title.terminalWidth + 2 }
         let kept = items.suffix(2)
@@ -503,46 +678,38 @@ public final class AppletHost {
         }
     }
 
-    /// The help overlay: every active binding, in a box over the pane.
+    /// Keys that are not commands, listed in help.
+    static let fixedHelpRows: [(keys: String, title: String)] = [
+        ("Ctrl-C", "Quit, always"), ("Enter Space", "Press the focused button"), ("↑↓ j k", "Move in lists"),
+        ("Esc", "Leave a text field; close this"),
+    ]
+
+    /// The help overlay: every command of the registry, grouped by scope, in a box over the panes.
     private func drawHelp(on canvas: inout Canvas) {
-        var rows: [(String, String)] = activeBindings.filter(\.applet).map { ($0.key, $0.title) }
-        if tabs.count > 1 { rows += [("1-9", "Select tab N"), ("] / [", "Next / previous tab")] }
-        rows += [
-            ("Tab", "Next widget or pane"),
-            ("Shift-Tab", "Previous widget or pane"), ("Enter Space", "Press the focused button"),
-            ("↑↓ j k", "Move in lists"), ("?", "This help"), ("q", "Quit"), ("Ctrl-C", "Quit, always"),
-            ("Ctrl-Z", "Suspend (fg resumes)"),
-        ]
-        let keyWidth = rows.map { $0.0.terminalWidth }.max() ?? 0
-        let textWidth = rows.map { $0.1.terminalWidth }.max() ?? 0
-        let title = " Keys: \(tabs[selectedTab].title) "
-        let closing = "Esc closes"
+        let view = CommandHelpView(title: "Keys: \(tabs[selectedTab].title)", registry: activeRegistry(), fixed: Self.fixedHelpRows)
+        drawOverlay(view, wanted: view.idealSize, on: &canvas, tree: helpTree)
+    }
+
+    /// The command palette, in a box near the top.
+    private func drawPalette(_ palette: CommandPalette, on canvas: inout Canvas) {
         let size = canvas.size
-        let width = min(size.width - 2, max(keyWidth + 3 + textWidth, title.terminalWidth, closing.terminalWidth) + 4)
-        let height = min(size.height - 2, rows.count + 4)
+        let rows = max(1, min(12, size.height - 8))
+        let view = CommandPaletteView(palette: palette, visibleRows: rows)
+        drawOverlay(view, wanted: Size(width: min(72, size.width - 4), height: rows + 5), on: &canvas, tree: paletteTree)
+    }
+
+    private let helpTree = ViewTree()
+    private let paletteTree = ViewTree()
+
+    /// Draws an overlay view centred over the panes, on a cleared box.
+    private func drawOverlay<V: View>(_ view: V, wanted: Size, on canvas: inout Canvas, tree: ViewTree) {
+        let size = canvas.size
+        let width = min(size.width - 2, wanted.width)
+        let height = min(size.height - 2, wanted.height)
         guard width > 4, height > 2 else { return }
         let box = Rect(x: (size.width - width) / 2, y: max(1, (size.height - height) / 2), width: width, height: height)
-        let border = Style(foreground: .cyan)
         canvas.fill(box, with: .blank())
-        for x in box.minX..<box.maxX {
-            canvas.put("─", at: Point(x: x, y: box.minY), style: border)
-            canvas.put("─", at: Point(x: x, y: box.maxY - 1), style: border)
-        }
-        for y in box.minY..<box.maxY {
-            canvas.put("│", at: Point(x: box.minX, y: y), style: border)
-            canvas.put("│", at: Point(x: box.maxX - 1, y: y), style: border)
-        }
-        canvas.put("╭", at: Point(x: box.minX, y: box.minY), style: border)
-        canvas.put("╮", at: Point(x: box.maxX - 1, y: box.minY), style: border)
-        canvas.put("╰", at: Point(x: box.minX, y: box.maxY - 1), style: border)
-        canvas.put("╯", at: Point(x: box.maxX - 1, y: box.maxY - 1), style: border)
-        let inside = box.inset(by: 1)
-        canvas.write(title, at: Point(x: box.minX + 2, y: box.minY), style: Style(attributes: .bold), clip: box.inset(top: 0, leading: 1, bottom: 0, trailing: 1))
-        for (i, row) in rows.enumerated() where inside.minY + 1 + i < inside.maxY - 1 {
-            let y = inside.minY + 1 + i
-            canvas.write(row.0, at: Point(x: inside.minX + 1, y: y), style: Style(attributes: .bold), clip: inside)
-            canvas.write(row.1, at: Point(x: inside.minX + 1 + keyWidth + 2, y: y), clip: inside)
-        }
-        canvas.write(closing, at: Point(x: inside.minX + 1, y: inside.maxY - 1), style: Style(attributes: .dim), clip: inside)
+        tree.theme = theme.resolved(for: terminal.colorSupport)
+        tree.render(view, in: box, on: &canvas)
     }
 }

@@ -1,5 +1,6 @@
 import AppletKit
 import AppletState
+import Clocks
 import AppletUI
 import Dispatch
 import Foundation
@@ -39,13 +40,21 @@ public final class AppletTestHost {
     private let tabs: [Tab]
     private let initialTab: Int
     private let theme: Theme
+    private let keymap: Keymap
+    /// The host's clock: time stands still (chord timeouts, messages) until a test advances it.
+    ///
+    /// ```swift
+    /// host.press("g")                               // a chord waits for its next key
+    /// await host.advance(by: .seconds(1))           // ... and gives up
+    /// ```
+    public let clock: TestClock<Duration>
 
     /// A host showing one applet, full screen under the tab bar.
     public convenience init(_ applet: some Applet, width: Int = 80, height: Int = 24,
                             colorSupport: ColorSupport = .palette256, theme: Theme = .dark,
-                            application: Application? = nil) throws {
+                            application: Application? = nil, keymap: Keymap = Keymap()) throws {
         try self.init(tabs: [Tab(applet)], width: width, height: height, colorSupport: colorSupport,
-                      theme: theme, application: application)
+                      theme: theme, application: application, keymap: keymap)
     }
 
     /// A host with several tabs.
@@ -54,7 +63,7 @@ public final class AppletTestHost {
     ///   temporary folder.
     public init(tabs: [Tab], initialTab: Int = 0, width: Int = 80, height: Int = 24,
                 colorSupport: ColorSupport = .palette256, theme: Theme = .dark,
-                application: Application? = nil) throws {
+                application: Application? = nil, keymap: Keymap = Keymap()) throws {
         if let application {
             self.application = application
             stateDirectory = application.storage.directory
@@ -72,8 +81,11 @@ public final class AppletTestHost {
         self.initialTab = initialTab
         self.theme = theme
         terminal = HeadlessTerminal(width: width, height: height, colorSupport: colorSupport)
+        self.keymap = keymap
+        let clock = TestClock<Duration>()
+        self.clock = clock
         host = try AppletHost(tabs: tabs, initialTab: initialTab, application: self.application,
-                              terminal: terminal, theme: theme)
+                              terminal: terminal, theme: theme, keymap: keymap, clock: clock)
         try host.start()
     }
 
@@ -92,7 +104,7 @@ public final class AppletTestHost {
         store.storage = application.storage
         let next = try AppletTestHost(tabs: tabs, initialTab: initialTab, width: terminal.size.width,
                                       height: terminal.size.height, colorSupport: terminal.colorSupport,
-                                      theme: theme, application: store)
+                                      theme: theme, application: store, keymap: keymap)
         // The folder now belongs to the new host: it goes when the last of them does.
         next.ownsStateDirectory = ownsStateDirectory
         ownsStateDirectory = false
@@ -183,6 +195,13 @@ public final class AppletTestHost {
             }
         }
         host.renderIfNeeded()
+    }
+
+    /// Moves the host's clock on (chord timeouts, messages that go after a while) and draws what
+    /// changed.
+    public func advance(by duration: Duration) async {
+        await clock.advance(by: duration)
+        await settle()
     }
 
     /// Runs `body` with this host's store as `Application.current` (so `Application.state(\.x)`

@@ -149,7 +149,7 @@ struct HostScreenTests {
         #expect(h.host.isShowingHelp)
         #expect(h.contains("Keys: Tally"))
         #expect(h.contains("Up") && h.contains("Zero"))
-        #expect(h.contains("Select tab N"))
+        #expect(h.contains("Tab 1") && h.contains("Next tab"))
         #expect(h.contains("Esc closes"))
         h.press("+", "2")                              // modal: keys reach neither the applet nor the host
         #expect(h.application.tally.value.count == 0)
@@ -180,6 +180,11 @@ struct HostScreenTests {
         #expect(!h.contains("state.json was unreadable"))
         await h.perform { h.application.report(StoreIssue("cannot save state in /nowhere")) }
         #expect(h.contains("cannot save state in /nowhere"))
+        // It goes by itself after 8 s on the host's clock (a test clock: a slow machine cannot hurry it).
+        await h.advance(by: .milliseconds(7_999))
+        #expect(h.contains("cannot save state in /nowhere"))
+        await h.advance(by: .milliseconds(1))
+        #expect(!h.contains("cannot save state in /nowhere"))
     }
 
     @Test func quitAndSignalsFlushTheStore() throws {

@@ -1,0 +1,23 @@
+/// Where a command belongs, which is also the order keys look for it: a presented sheet first,
+/// then the focused widget, the focused applet, its navigation stack, the tab, and the host.
+///
+/// ```swift
+/// CommandScope.applet < CommandScope.host   // true: the applet is asked first
+/// ```
+public enum CommandScope: Int, Sendable, CaseIterable, Comparable, CustomStringConvertible {
+    case sheet, widget, applet, navigation, tab, host
+
+    public static func < (lhs: CommandScope, rhs: CommandScope) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// The heading help and the palette group its commands under.
+    public var description: String {
+        switch self {
+        case .sheet: "Sheet"
+        case .widget: "Focused widget"
+        case .applet: "Applet"
+        case .navigation: "Navigation"
+        case .tab: "Tab"
+        case .host: "App"
+        }
+    }
+}

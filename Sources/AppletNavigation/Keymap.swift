@@ -1,0 +1,154 @@
+import Foundation
+internal import TOMLKit
+
+/// The user's key bindings, by command id, read from a TOML file: each entry gives a command new
+/// keys (one spec, a list of them, or an empty list to unbind it). Commands it does not name keep
+/// their defaults.
+///
+/// ```toml
+/// # ~/.config/appletkit-demo/keys.toml
+/// [keys]
+/// "host.quit" = "ctrl-q"
+/// "notes.delete" = ["ctrl-d", "x x"]
+/// "host.suspend" = []
+/// ```
+///
+/// ```swift
+/// let (keymap, issues) = Keymap.load(path: Keymap.defaultPath(appID: "appletkit-demo"))
+/// issues.forEach { log.warning("\($0)") }   // "keys.toml:3: …"; the rest still applies
+/// ```
+///
+/// Invariants: loading never throws and never loses the defaults: a file that is missing is an
+/// empty keymap with no issue, a file that cannot be parsed is an empty keymap with one issue, and
+/// a bad entry is skipped with an issue naming its line.
+public struct Keymap: Sendable, Equatable {
+    /// Keys by command id; an empty list unbinds the command.
+    public var bindings: [String: [KeySequence]]
+
+    public init(bindings: [String: [KeySequence]] = [:]) {
+        self.bindings = bindings
+    }
+
+    /// Where an app's keymap lives: `$XDG_CONFIG_HOME/<appID>/keys.toml`, else
+    /// `~/.config/<appID>/keys.toml`.
+    public static func defaultPath(appID: String,
+                                   environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let config: String
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+            config = xdg
+        } else {
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            config = (home as NSString).appendingPathComponent(".config")
+        }
+        return ((config as NSString).appendingPathComponent(appID) as NSString).appendingPathComponent("keys.toml")
+    }
+
+    /// Reads the keymap at `path`. A missing file is no keymap and no issue.
+    public static func load(path: String) -> (keymap: Keymap, issues: [KeymapIssue]) {
+        guard FileManager.default.fileExists(atPath: path) else { return (Keymap(), []) }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return (Keymap(), [KeymapIssue(file: path, message: "cannot be read; check its permissions. The default keys apply.")])
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            return (Keymap(), [KeymapIssue(file: path, message: "is not UTF-8 text; save it as UTF-8. The default keys apply.")])
+        }
+        return parse(text, file: path)
+    }
+
+    /// Parses keymap text; `file` names it in the issues.
+    public static func parse(_ text: String, file: String = "keys.toml") -> (keymap: Keymap, issues: [KeymapIssue]) {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            let line = error.source.begin.line > 0 ? error.source.begin.line : nil
+            return (Keymap(), [KeymapIssue(file: file, line: line,
+                                           message: "is not valid TOML (\(error.description)); fix it and restart. The default keys apply.")])
+        } catch {
+            return (Keymap(), [KeymapIssue(file: file, message: "is not valid TOML (\(error)); the default keys apply.")])
+        }
+
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var keymap = Keymap()
+        var issues: [KeymapIssue] = []
+        for name in table.keys.sorted() where name != "keys" {
+            issues.append(KeymapIssue(file: file, line: lineOf(name, in: lines),
+                                      message: "\"\(name)\" is not a section of a keymap; put bindings under [keys]"))
+        }
+        guard let keysValue = table["keys"] else { return (keymap, issues) }
+        guard let keys = keysValue.table else {
+            return (keymap, issues + [KeymapIssue(file: file, line: lineOf("keys", in: lines),
+                                                  message: "keys must be a table: write [keys] and then \"command.id\" = \"key\" lines")])
+        }
+        collect(keys, prefix: "", into: &keymap, issues: &issues, lines: lines, file: file)
+        return (keymap, issues.sorted { ($0.line ?? 0) < ($1.line ?? 0) })
+    }
+
+    /// The entries that name no command the app has, as issues (a typo, or an applet not loaded).
+    public func unknownIDs(known: Set<String>, file: String = "keymap") -> [KeymapIssue] {
+        bindings.keys.filter { !known.contains($0) }.sorted().map { id in
+            let near = known.sorted().first { $0.hasSuffix("." + (id.split(separator: ".").last.map(String.init) ?? id)) }
+            let hint = near.map { "; did you mean \"\($0)\"?" } ?? "; `keys` lists every command id"
+            return KeymapIssue(file: file, message: "no command has the id \"\(id)\"\(hint)")
+        }
+    }
+
+    // `host.quit = "q"` without quotes is a dotted key, which TOML reads as nested tables: both
+    // spellings are accepted by flattening tables back into dotted ids.
+    private static func collect(_ table: TOMLTable, prefix: String, into keymap: inout Keymap,
+                                issues: inout [KeymapIssue], lines: [String], file: String) {
+        for name in table.keys.sorted() {
+            let id = prefix + name
+            guard let value = table[name] else { continue }
+            let line = lineOf(id, in: lines) ?? lineOf(name, in: lines)
+            if let nested = value.table {
+                collect(nested, prefix: id + ".", into: &keymap, issues: &issues, lines: lines, file: file)
+            } else if let spec = value.string {
+                if let sequence = KeySequence(spec) {
+                    keymap.bindings[id] = [sequence]
+                } else {
+                    issues.append(badKey(spec, id: id, line: line, file: file))
+                }
+            } else if let array = value.array {
+                var sequences: [KeySequence] = []
+                var ok = true
+                for element in array {
+                    guard let spec = element.string else {
+                        issues.append(KeymapIssue(file: file, line: line, message: "\"\(id)\": every key in the list must be a string like \"ctrl-d\""))
+                        ok = false
+                        break
+                    }
+                    guard let sequence = KeySequence(spec) else {
+                        issues.append(badKey(spec, id: id, line: line, file: file))
+                        ok = false
+                        break
+                    }
+                    sequences.append(sequence)
+                }
+                if ok { keymap.bindings[id] = sequences }
+            } else {
+                issues.append(KeymapIssue(file: file, line: line,
+                                          message: "\"\(id)\" must be a key like \"ctrl-d\", a list of keys, or [] to unbind it"))
+            }
+        }
+    }
+
+    private static func badKey(_ spec: String, id: String, line: Int?, file: String) -> KeymapIssue {
+        KeymapIssue(file: file, line: line,
+                    message: "\"\(spec)\" (for \"\(id)\") is not a key; write keys like \"ctrl-d\", \"alt-x\", \"f5\", \"shift-tab\" or a chord \"g g\"")
+    }
+
+    /// The first line that assigns `name` (quoted or bare), for issue messages.
+    private static func lineOf(_ name: String, in lines: [String]) -> Int? {
+        for (index, raw) in lines.enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("#") { continue }
+            for spelling in ["\"\(name)\"", "'\(name)'", name] where line.hasPrefix(spelling) || line.hasPrefix("[\(spelling)]") {
+                let rest = line.dropFirst(line.hasPrefix("[") ? spelling.count + 2 : spelling.count)
+                    .trimmingCharacters(in: .whitespaces)
+                if rest.hasPrefix("=") || rest.isEmpty || line.hasPrefix("[") { return index + 1 }
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,95 @@
+import AppletNavigation
+import Foundation
+import Testing
+
+@Suite("Keymap")
+struct KeymapTests {
+    static func s(_ spec: String) -> KeySequence { KeySequence(spec)! }
+
+    @Test("One key, a list, a chord, [] to unbind, and dotted bare keys all read")
+    func parses() {
+        let text = """
+        # my keys
+        [keys]
+        "host.quit" = "ctrl-q"
+        "notes.delete" = ["ctrl-d", "x x"]
+        "host.suspend" = []
+        notes.archive = "a"
+        """
+        let (keymap, issues) = Keymap.parse(text, file: "keys.toml")
+        #expect(issues.isEmpty, "\(issues)")
+        #expect(keymap.bindings == ["host.quit": [Self.s("ctrl-q")], "notes.delete": [Self.s("ctrl-d"), Self.s("x x")],
+                                    "host.suspend": [], "notes.archive": [Self.s("a")]])
+    }
+
+    @Test("A key that does not parse is skipped with its file and line; the rest applies")
+    func badKey() {
+        let text = """
+        [keys]
+        "host.quit" = "ctrl-q"
+        "notes.delete" = "ctrl-"
+        "notes.new" = ["n", "hyper-n"]
+        "notes.open" = 5
+        """
+        let (keymap, issues) = Keymap.parse(text, file: "/home/me/.config/demo/keys.toml")
+        #expect(keymap.bindings == ["host.quit": [Self.s("ctrl-q")]])
+        #expect(issues.map(\.line) == [3, 4, 5])
+        #expect(issues[0].description.hasPrefix("/home/me/.config/demo/keys.toml:3: \"ctrl-\" (for \"notes.delete\") is not a key"))
+        #expect(issues[1].description.contains("\"hyper-n\""))
+        #expect(issues[2].description.contains("must be a key like"))
+    }
+
+    @Test("A broken file gives one issue with its line, and no bindings: the defaults stay")
+    func brokenFile() throws {
+        let (keymap, issues) = Keymap.parse("[keys]\n\"host.quit\" = \"q\"\n\"notes.delete\" = \n", file: "keys.toml")
+        #expect(keymap.bindings.isEmpty)
+        let issue = try #require(issues.first)
+        #expect(issues.count == 1)
+        #expect(issue.line == 3, "\(issue)")
+        #expect(issue.description.hasPrefix("keys.toml:3: is not valid TOML"))
+        #expect(issue.description.contains("default keys apply"))
+    }
+
+    @Test("Bindings outside [keys] and a [keys] that is not a table are reported")
+    func wrongShape() {
+        var (keymap, issues) = Keymap.parse("quit = \"q\"\n", file: "k.toml")
+        #expect(keymap.bindings.isEmpty)
+        #expect(issues.count == 1 && issues[0].line == 1 && issues[0].message.contains("put bindings under [keys]"))
+        (keymap, issues) = Keymap.parse("keys = 3\n", file: "k.toml")
+        #expect(issues.count == 1 && issues[0].message.contains("keys must be a table"))
+    }
+
+    @Test("A missing file is no keymap and no issue; an unreadable or non-UTF-8 one says what to do")
+    func files() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("keymap-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let missing = Keymap.load(path: dir.appendingPathComponent("keys.toml").path)
+        #expect(missing.keymap == Keymap() && missing.issues.isEmpty)
+
+        let good = dir.appendingPathComponent("good.toml")
+        try "[keys]\n\"host.quit\" = \"ctrl-q\"\n".write(to: good, atomically: true, encoding: .utf8)
+        #expect(Keymap.load(path: good.path).keymap.bindings["host.quit"] == [Self.s("ctrl-q")])
+
+        let binary = dir.appendingPathComponent("binary.toml")
+        try Data([0xFF, 0xFE, 0x00, 0x80]).write(to: binary)
+        let bad = Keymap.load(path: binary.path)
+        #expect(bad.keymap == Keymap() && bad.issues.count == 1 && bad.issues[0].message.contains("UTF-8"))
+    }
+
+    @Test("The default path follows XDG_CONFIG_HOME, else ~/.config")
+    func defaultPath() {
+        #expect(Keymap.defaultPath(appID: "demo", environment: ["XDG_CONFIG_HOME": "/cfg", "HOME": "/h"]) == "/cfg/demo/keys.toml")
+        #expect(Keymap.defaultPath(appID: "demo", environment: ["HOME": "/h"]) == "/h/.config/demo/keys.toml")
+        #expect(Keymap.defaultPath(appID: "demo", environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/h"]) == "/h/.config/demo/keys.toml",
+                "a relative XDG_CONFIG_HOME is ignored, as the spec says")
+    }
+
+    @Test("Unknown ids are named, with a near id when one exists")
+    func unknownIDs() {
+        let keymap = Keymap(bindings: ["notes.delte": [], "host.quit": [], "note.delete": []])
+        let issues = keymap.unknownIDs(known: ["host.quit", "notes.delete"], file: "keys.toml")
+        #expect(issues.map(\.message) == ["no command has the id \"note.delete\"; did you mean \"notes.delete\"?",
+                                          "no command has the id \"notes.delte\"; `keys` lists every command id"])
+    }
+}
