@@ -186,7 +186,7 @@ public struct AppletAppCommand<App: AppletApp>: AsyncParsableCommand {
         }
         let tabs = app.tabs
         guard !tabs.isEmpty else { return fail("the app has no tabs to show", log: log) }
-        var initial = 0
+        var initial: Int?   // nil: the tab that was up when the app last ended
         if let name = standard.tab {
             guard let index = tabs.index(named: name) else {
                 report("unknown tab '\(name)'. Valid tabs: \(tabs.namesForHelp)")

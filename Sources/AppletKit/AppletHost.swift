@@ -64,7 +64,8 @@ public final class AppletHost {
     private var router: KeyRouter
     /// Measures the chord timeout and how long a message stays (tests use a TestClock).
     private let chordTimer: ScheduledAction
-    private let statusTimer: ScheduledAction
+    /// Sheets, the confirmation and toasts over the panes.
+    private let modals: ModalLayer
     private lazy var hostCommands = HostCommands(host: self)
     /// The signal that ended the run (SIGTERM, SIGINT, SIGHUP), nil when the user quit.
     /// A command-line host exits with `128 + signal`, as shells expect.
@@ -83,7 +84,8 @@ public final class AppletHost {
 
     /// - Parameters:
     ///   - tabs: the tabs, left to right.
-    ///   - initialTab: the tab shown first (0-based).
+    ///   - initialTab: the tab shown first (0-based); nil: the tab that was up when the store was
+    ///     last saved (its `TabRouter`), else the first.
     ///   - application: the store the applets read and write (`Application.current` by default).
     ///   - terminal: where to draw; `nil` takes over the real terminal when `run()` starts.
     ///   - theme: the colour theme, `.dark` or `.light` or your own.
@@ -92,13 +94,14 @@ public final class AppletHost {
     ///   - keymap: the user's key bindings by command id (`Keymap.load(path:)`); none by default.
     ///   - clock: what chord timeouts and messages are timed with (a `TestClock` in tests).
     ///   - chordTimeout: how long a chord waits for its next key.
-    public init(tabs: [Tab], initialTab: Int = 0, application: Application = .current, terminal: (any Terminal)? = nil,
+    public init(tabs: [Tab], initialTab: Int? = nil, application: Application = .current, terminal: (any Terminal)? = nil,
                 theme: Theme = .dark, animations: Bool? = nil, keymap: Keymap = Keymap(),
                 clock: any Clock<Duration> = ContinuousClock(), chordTimeout: Duration = ChordMatcher.defaultTimeout) throws {
         precondition(!tabs.isEmpty, "AppletHost needs at least one tab")
         self.tabs = tabs
         self.application = application
-        self.selectedTab = tabs.indices.contains(initialTab) ? initialTab : 0
+        let stored = application.tabRouter.value.selectedTab.flatMap { id in tabs.firstIndex { $0.id == id } }
+        self.selectedTab = initialTab.flatMap { tabs.indices.contains($0) ? $0 : nil } ?? stored ?? 0
         self.focusedPane = tabs.map { _ in 0 }
         self.trees = tabs.map { $0.panes.map { _ in ViewTree() } }
         let chosen = try terminal ?? NcursesTerminal(environment: ProcessInfoEnvironment.current)
@@ -108,7 +111,11 @@ public final class AppletHost {
         self.keymap = keymap
         self.router = KeyRouter(chordTimeout: chordTimeout)
         self.chordTimer = ScheduledAction(clock: clock)
-        self.statusTimer = ScheduledAction(clock: clock)
+        self.modals = ModalLayer(application: application, clock: clock)
+        // The store says which tab is up from the start, so an applet's later choice is a change.
+        let shown = tabs[selectedTab].id
+        if application.tabRouter.value.selectedTab != shown { application.tabRouter.value.selectedTab = shown }
+        self.routedTabID = shown
     }
 
     /// Runs until the user quits (or a SIGTERM/SIGINT/SIGHUP arrives); the terminal is given back
@@ -139,6 +146,8 @@ public final class AppletHost {
         isRunning = true
         // Colours are known only once the terminal has started.
         let resolved = theme.resolved(for: terminal.colorSupport)
+        modals.theme = resolved
+        modals.onChange = { [weak self] in self?.setNeedsDisplay() }
         for (tab, panes) in trees.enumerated() {
             for tree in panes {
                 tree.theme = resolved
@@ -159,7 +168,7 @@ public final class AppletHost {
         guard isRunning else { return }
         isRunning = false
         chordTimer.cancel()
-        statusTimer.cancel()
+        modals.cancelTimers()
         terminal.stop()
         // After the terminal is back: a slow disk must not leave the shell raw.
         application.flush()
@@ -178,7 +187,7 @@ public final class AppletHost {
             case .mouse(let mouse): handleMouse(mouse)
             case .paste(let text):
                 // Only a text-taking widget gets pasted text; it never reaches key bindings.
-                if renderedTab != selectedTab { layOutSelectedTab() }
+                if needsLayout { layOutSelectedTab() }
                 if var palette {
                     palette.paste(text)
                     self.palette = palette
@@ -204,7 +213,7 @@ public final class AppletHost {
         }
         // Keys typed right after a tab switch (in the same read) go to the new tab's widgets,
         // which need laying out first.
-        if renderedTab != selectedTab { layOutSelectedTab() }
+        if needsLayout { layOutSelectedTab() }
         defer { setNeedsDisplay() }
         // The palette and the help overlay are modal: they take every key.
         if var palette {
@@ -229,13 +238,19 @@ public final class AppletHost {
             }
             return
         }
-        if key == KeyEvent(.escape), status != nil {
-            dismissStatus()
+        let modal = modals.topModal(focusedApplet: activeApplet)
+        // Esc first dismisses a message that would not go by itself (an error).
+        if modal == nil, key == KeyEvent(.escape), modals.dismissStickyToast() {
+            var trace = RoutingTrace(key: key)
+            trace.record(took: .host, "dismissed a message")
+            lastRoutingTrace = trace
             return
         }
         let registry = activeRegistry()
         let tree = activeTree
-        let trace = router.route(key, registry: registry, sheet: nil) { key in
+        let modals = self.modals
+        let sheet: KeyRouter.LevelHandler? = modal.map { modal in { key in modals.handleKey(key, in: modal) } }
+        let trace = router.route(key, registry: registry, sheet: sheet) { key in
             let inText = tree.focusedWidgetTakesText
             guard tree.handleKey(key) else { return nil }
             return inText && tree.focusedID == nil ? "the text field: Esc left it" : "the focused widget"
@@ -257,11 +272,29 @@ public final class AppletHost {
     public func activeRegistry() -> CommandRegistry {
         var registry = CommandRegistry()
         let applet = activeApplet
+        if let modal = modals.topModal(focusedApplet: applet) {
+            // Modal: the sheet's keys, and only the host keys no widget or sheet can take.
+            registry.register(modals.commands(for: modal), scope: .sheet, owner: "sheet")
+            let priority = hostCommands.commands(tabCount: tabs.count, focusStops: true).filter(\.isPriority)
+            registry.register(priority, scope: .host, owner: "host")
+            registry.apply(keymap)
+            return registry
+        }
         registry.register(Application.withCurrent(application) { applet.commands }, scope: .applet, owner: applet.id)
+        registry.register(navigationCommands(for: applet), scope: .navigation, owner: applet.id)
         let focusStops = activeTree.hasFocusableWidgets || tabs[selectedTab].panes.count > 1
         registry.register(hostCommands.commands(tabCount: tabs.count, focusStops: focusStops), scope: .host, owner: "host")
         registry.apply(keymap)
         return registry
+    }
+
+    /// `Esc` (and `Backspace`, which a focused text widget takes first) goes back one screen.
+    private func navigationCommands(for applet: any Applet) -> [Command] {
+        guard let navigating = applet as? any NavigationApplet else { return [] }
+        let depth = Application.withCurrent(application) { navigating.navigationDepth }
+        return [Command(id: "navigation.back", "Back", keys: ["esc", "backspace"], isEnabled: depth > 0) { [application] in
+            Application.withCurrent(application) { navigating.popNavigation(toDepth: depth - 1) }
+        }]
     }
 
     /// Every command of every tab and pane as the registry sees it there (for `keys --check` and
@@ -272,6 +305,7 @@ public final class AppletHost {
             for (p, applet) in tab.panes.enumerated() {
                 var registry = CommandRegistry()
                 registry.register(Application.withCurrent(application) { applet.commands }, scope: .applet, owner: applet.id)
+                registry.register(navigationCommands(for: applet), scope: .navigation, owner: applet.id)
                 registry.register(hostCommands.commands(tabCount: tabs.count, focusStops: true), scope: .host, owner: "host")
                 registry.apply(keymap)
                 result.append((t, p, registry))
@@ -296,12 +330,17 @@ public final class AppletHost {
         return problems
     }
 
-    /// Shows a message on the line above the footer for `statusDuration` (Esc dismisses it).
+    /// Shows a warning toast that stays until `Esc` (a problem the user should read).
     public func notify(_ message: String) {
-        status = message
-        statusTimer.schedule(after: Self.statusDuration) { [weak self] in self?.dismissStatus() }
+        application.toast(message, style: .warning)
         setNeedsDisplay()
     }
+
+    /// The toasts on screen, oldest first.
+    public var toasts: [Toast] { application.toasts.value }
+
+    /// Whether a sheet or a confirmation has the keyboard.
+    public var isShowingModal: Bool { modals.topModal(focusedApplet: activeApplet) != nil }
 
     /// The typed keys of an unfinished chord (`g`), while it waits for the rest.
     public var pendingChord: String? { router.pendingChord }
@@ -326,11 +365,16 @@ public final class AppletHost {
     }
 
     private func handleMouse(_ mouse: MouseEvent) {
+        if let modal = modals.topModal(focusedApplet: activeApplet) {
+            // Modal: clicks reach the sheet's widgets and nothing behind it.
+            if modals.handleMouse(mouse, in: modal) { setNeedsDisplay() }
+            return
+        }
         if mouse.position.y == 0, case .press(.left) = mouse.kind {
             if let index = tabBarHits.firstIndex(where: { $0.contains(mouse.position.x) }) { select(tab: index) }
             return
         }
-        if renderedTab != selectedTab { layOutSelectedTab() }
+        if needsLayout { layOutSelectedTab() }
         let rects = paneRects(in: terminal.size)
         // Drags and the release go to the pane the button went down in, wherever the pointer is.
         var captured: Int?
@@ -346,6 +390,17 @@ public final class AppletHost {
             focusedPane[selectedTab] = pane
             setNeedsDisplay()
         }
+        // A click on the breadcrumb goes back to that level.
+        let rect = rects[pane]
+        if case .press(.left) = mouse.kind, mouse.position.y == rect.y,
+           let navigating = tabs[selectedTab].panes[pane] as? any NavigationApplet, navigating.navigationDepth > 0 {
+            let crumbs = Breadcrumb(navigating.breadcrumbTitles)
+            if let level = crumbs.level(at: mouse.position.x - rect.x - 1, width: rect.width - 2) {
+                Application.withCurrent(application) { navigating.popNavigation(toDepth: level) }
+                setNeedsDisplay()
+            }
+            return
+        }
         if trees[selectedTab][pane].handleMouse(mouse) { setNeedsDisplay() }
     }
 
@@ -356,7 +411,22 @@ public final class AppletHost {
     public func select(tab index: Int) {
         guard tabs.indices.contains(index), index != selectedTab else { return }
         selectedTab = index
+        // The store says which tab is up, so it comes back after a restart and applets can switch.
+        let id = tabs[index].id
+        routedTabID = id
+        if application.tabRouter.value.selectedTab != id { application.tabRouter.value.selectedTab = id }
         setNeedsDisplay()
+    }
+
+    /// The tab id the host last took from or wrote to the store's `TabRouter`.
+    private var routedTabID: String?
+
+    /// An applet selected a tab through the store's `TabRouter`: show it.
+    private func followTabRouter() {
+        let wanted = application.tabRouter.value.selectedTab
+        guard wanted != routedTabID else { return }
+        routedTabID = wanted
+        if let wanted, let index = tabs.firstIndex(where: { $0.id == wanted }), index != selectedTab { select(tab: index) }
     }
 
     /// Selects the tab `offset` places to the right (negative: left), wrapping around.
@@ -442,24 +512,26 @@ public final class AppletHost {
     /// The last frame, kept so that panes whose state did not change are not drawn again.
     private var frame = Canvas(size: .zero)
     /// What the chrome around the panes looked like last frame; when it changes, every pane of
-    /// the tab is drawn again (the help overlay and status line sit over panes).
+    /// the tab is drawn again (the help overlay, sheets and toasts sit over panes).
     private var lastChrome: Chrome?
     private struct Chrome: Equatable {
         var size: Size
         var tab: Int
         var help: Bool
         var palette: Bool
-        var status: String?
+        var overlays: String
         var trace: String?
     }
 
     private var currentChrome: Chrome {
-        Chrome(size: terminal.size, tab: selectedTab, help: isShowingHelp, palette: palette != nil, status: status,
+        Chrome(size: terminal.size, tab: selectedTab, help: isShowingHelp, palette: palette != nil,
+               overlays: modals.fingerprint(panes: tabs[selectedTab].panes),
                trace: showsRoutingTrace ? lastRoutingTrace?.summary : nil)
     }
 
     private func drawFrame() -> Canvas {
         let changesBefore = application.changes
+        followTabRouter()
         let chrome = currentChrome
         if chrome != lastChrome {
             frame = Canvas(size: terminal.size)
@@ -475,6 +547,7 @@ public final class AppletHost {
         }
         lastChrome = currentChrome
         renderedTab = selectedTab
+        renderedLayout = Application.withCurrent(application) { layoutKey }
         if trees[selectedTab].contains(where: \.needsAnimationFrame) { scheduleAnimationFrame() }
         // A change on another thread while the frame was evaluated is in neither the frame nor the
         // observation that starts only now: draw once more. (The store tells observers only after
@@ -489,6 +562,26 @@ public final class AppletHost {
     private var tabBarHits: [Range<Int>] = []
     /// The tab the last frame showed.
     private var renderedTab = -1
+    /// `layoutKey` when the last frame was drawn.
+    private var renderedLayout = 0
+
+    /// What decides which widgets the trees hold: the tab, each pane's screen and sheets, the
+    /// confirmation. A key that changed it (Enter pushing a screen) makes the next key in the same
+    /// read go to the new screen's widgets, laid out first, as a person typing ahead expects.
+    private var layoutKey: Int {
+        var hasher = Hasher()
+        hasher.combine(selectedTab)
+        for applet in tabs[selectedTab].panes {
+            if let navigating = applet as? any NavigationApplet { hasher.combine(navigating.navigationKey) }
+        }
+        hasher.combine(application.confirmations.value.last?.id)
+        return hasher.finalize()
+    }
+
+    /// Whether the trees must be laid out again before they take an event.
+    private var needsLayout: Bool {
+        renderedTab != selectedTab || Application.withCurrent(application) { layoutKey } != renderedLayout
+    }
 
     private func draw(on canvas: inout Canvas) {
         let size = canvas.size
@@ -496,55 +589,44 @@ public final class AppletHost {
             drawTooSmall(on: &canvas)
             return
         }
+        _ = application.tabRouter.value   // observed: an applet may select a tab
         drawTabBar(on: &canvas)
         let rects = paneRects(in: size)
         let tab = tabs[selectedTab]
+        let modalUp = modals.topModal(focusedApplet: activeApplet) != nil
         for (i, applet) in tab.panes.enumerated() {
-            trees[selectedTab][i].renderIfNeeded(applet, in: rects[i], on: &canvas, isActive: i == focusedPane[selectedTab])
+            let tree = trees[selectedTab][i]
+            let isActive = i == focusedPane[selectedTab] && !modalUp
+            if let navigating = applet as? any NavigationApplet {
+                tree.renderIfNeeded(navigating.stackView, in: rects[i], on: &canvas, isActive: isActive)
+            } else {
+                tree.renderIfNeeded(applet, in: rects[i], on: &canvas, isActive: isActive)
+            }
         }
         drawSplitLines(rects, on: &canvas)
+        modals.drawSheets(panes: Array(zip(tab.panes, rects)), on: &canvas)
         drawFooter(on: &canvas)
-        drawStatus(on: &canvas)
+        showStoreIssues()
+        modals.drawToasts(above: size.height - (showsRoutingTrace ? 2 : 1), width: size.width, on: &canvas)
         if showsRoutingTrace { drawRoutingTrace(on: &canvas) }
+        modals.drawConfirmation(in: Rect(x: 0, y: 1, width: size.width, height: size.height - 2), on: &canvas)
         if isShowingHelp { drawHelp(on: &canvas) }
         if let palette { drawPalette(palette, on: &canvas) }
     }
 
-    // MARK: Status line
+    // MARK: Store problems
 
     /// How many store issues have been shown; each is shown once.
     private var issuesShown = 0
-    private var status: String?
-    /// How long a status message stays up (Esc dismisses it sooner).
-    public static let statusDuration = Duration.seconds(8)
 
     /// A problem with stored state (a corrupt file moved aside, an unwritable folder) shows once,
-    /// on the line above the footer, for `statusDuration` on the host's clock.
-    private func drawStatus(on canvas: inout Canvas) {
+    /// as an error toast that stays until `Esc`.
+    private func showStoreIssues() {
         let issues = application.storeIssues.value
-        if issues.count > issuesShown {
-            issuesShown = issues.count
-            status = issues[issues.count - 1].message
-            statusTimer.schedule(after: Self.statusDuration) { [weak self] in self?.dismissStatus() }
-        }
-        guard let current = status else { return }
-        let y = canvas.size.height - 2
-        let text = " ⚠ \(current)  (Esc dismisses) "
-        canvas.fill(Rect(x: 0, y: y, width: canvas.size.width, height: 1), with: .blank(Self.statusStyle))
-        canvas.write(text.truncated(toColumns: canvas.size.width, ellipsis: true), at: Point(x: 0, y: y), style: Self.statusStyle)
+        guard issues.count > issuesShown else { return }
+        for issue in issues[issuesShown...] { application.toast(issue.message, style: .error) }
+        issuesShown = issues.count
     }
-
-    private func dismissStatus() {
-        guard status != nil else { return }
-        status = nil
-        statusTimer.cancel()
-        setNeedsDisplay()
-    }
-
-    private static let statusStyle = Style(foreground: .yellow, attributes: [.reverse, .bold])
-
-    /// Whether a status message is on screen.
-    public var isShowingStatus: Bool { status != nil }
 
     /// `--debug-keys`: how the last key was routed, on the line above the footer.
     private func drawRoutingTrace(on canvas: inout Canvas) {
@@ -630,8 +712,10 @@ public final class AppletHost {
                first.keys[0].modifiers.isDisjoint(with: [.ctrl, .alt]) { return false }
             return true
         }
-        var items = registry.entries.filter { $0.scope == .applet && $0.command.showsInFooter && reachable($0) }
+        var items = registry.entries
+            .filter { [.sheet, .applet, .navigation].contains($0.scope) && $0.command.showsInFooter && reachable($0) }
             .map { (key: $0.keyLabel, title: $0.title, applet: true) }
+        if registry.entries.contains(where: { $0.scope == .sheet }) { return items }
         func host(_ id: String) -> CommandRegistry.Entry? { registry.entry(id: id).flatMap { reachable($0) ? $0 : nil } }
         if tabs.count > 1 {
             let count = min(9, tabs.count)

@@ -38,7 +38,7 @@ public final class AppletTestHost {
     private var ownsStateDirectory: Bool
     /// What `restart()` needs to make the same host again.
     private let tabs: [Tab]
-    private let initialTab: Int
+    private let initialTab: Int?
     private let theme: Theme
     private let keymap: Keymap
     /// The host's clock: time stands still (chord timeouts, messages) until a test advances it.
@@ -61,7 +61,7 @@ public final class AppletTestHost {
     ///
     /// - Parameter application: the store to use; by default a new one keeping its files in a new
     ///   temporary folder.
-    public init(tabs: [Tab], initialTab: Int = 0, width: Int = 80, height: Int = 24,
+    public init(tabs: [Tab], initialTab: Int? = nil, width: Int = 80, height: Int = 24,
                 colorSupport: ColorSupport = .palette256, theme: Theme = .dark,
                 application: Application? = nil, keymap: Keymap = Keymap()) throws {
         if let application {

@@ -166,25 +166,61 @@ struct HostScreenTests {
         #expect(!h.host.isShowingHelp)
     }
 
-    @Test func storeIssuesShowOnceInTheStatusLineAndEscDismisses() async throws {
+    @Test func storeIssuesShowOnceAsAnErrorToastAndEscDismisses() async throws {
         let h = try threeTabs()
-        #expect(!h.host.isShowingStatus)
-        await h.perform { h.application.report(StoreIssue("state.json was unreadable; moved aside as state.json.corrupt-20261123-101500")) }
-        #expect(h.host.isShowingStatus)
-        #expect(h.row(38).contains("⚠ state.json was unreadable"), "\(h.row(38))")
-        #expect(h.cell(x: 1, y: 38).style.attributes.contains(.reverse))
+        #expect(h.host.toasts.isEmpty)
+        await h.perform { h.application.report(StoreIssue("state.json was unreadable; moved aside")) }
+        #expect(h.host.toasts.map(\.style) == [.error])
+        // Bottom right, above the footer, in reverse video.
+        let row = try #require((0..<40).first { h.row($0).contains("✗ state.json was unreadable") })
+        #expect(row >= 34 && row < 39, "\(row)")
+        let mark = try #require(h.position(of: "✗"))
+        #expect(h.cell(x: mark.x, y: mark.y).style.attributes.contains(.reverse))
+        #expect(h.row(row).hasSuffix("(Esc)"), "an error says how it goes: \(h.row(row))")
+        // An error stays: it is a problem the user has to see, however long they were away.
+        await h.advance(by: .seconds(60))
+        #expect(h.contains("state.json was unreadable"))
         h.press("esc")
-        #expect(!h.host.isShowingStatus)
+        #expect(h.host.toasts.isEmpty)
         #expect(!h.contains("state.json was unreadable"))
         h.press("+")                                   // redraws: the old issue does not come back
         #expect(!h.contains("state.json was unreadable"))
-        await h.perform { h.application.report(StoreIssue("cannot save state in /nowhere")) }
-        #expect(h.contains("cannot save state in /nowhere"))
-        // It goes by itself after 8 s on the host's clock (a test clock: a slow machine cannot hurry it).
-        await h.advance(by: .milliseconds(7_999))
-        #expect(h.contains("cannot save state in /nowhere"))
+        #expect(h.application.tally.value.count == 1)
+    }
+
+    @Test func infoToastsGoAfterFourSecondsOnTheHostClockAndStack() async throws {
+        let h = try threeTabs()
+        await h.perform { h.application.toast("Saved", style: .success) }
+        await h.advance(by: .seconds(1))
+        await h.perform { h.application.toast("Synced", style: .info) }
+        await h.perform { h.application.toast("Disk almost full", style: .warning) }
+        let saved = try #require((0..<40).first { h.row($0).contains("✓ Saved") })
+        let synced = try #require((0..<40).first { h.row($0).contains("ℹ Synced") })
+        let warning = try #require((0..<40).first { h.row($0).contains("⚠ Disk almost full") })
+        #expect(saved < synced && synced < warning, "newest at the bottom")
+        // Keys still reach the applet: a toast is not modal.
+        h.press("+")
+        #expect(h.application.tally.value.count == 1)
+        // A test clock: a slow machine cannot hurry it. "Saved" showed 1 s before "Synced".
+        await h.advance(by: .milliseconds(2_999))
+        #expect(h.contains("✓ Saved"))
         await h.advance(by: .milliseconds(1))
-        #expect(!h.contains("cannot save state in /nowhere"))
+        #expect(!h.contains("✓ Saved"))
+        #expect(h.contains("ℹ Synced"))
+        await h.advance(by: .seconds(1))
+        #expect(!h.contains("ℹ Synced"))
+        #expect(h.contains("⚠ Disk almost full"), "a warning stays until Esc")
+        h.press("esc")
+        #expect(h.host.toasts.isEmpty)
+    }
+
+    @Test func atMostFiveToastsAreKept() async throws {
+        let h = try threeTabs()
+        await h.perform { for i in 1...7 { h.application.toast("note \(i)", style: .warning) } }
+        #expect(h.host.toasts.map(\.message) == (3...7).map { "note \($0)" })
+        #expect(!h.contains("note 2") && h.contains("note 3") && h.contains("note 7"))
+        h.press("esc")                                 // the newest first
+        #expect(!h.contains("note 7") && h.contains("note 6"))
     }
 
     @Test func quitAndSignalsFlushTheStore() throws {

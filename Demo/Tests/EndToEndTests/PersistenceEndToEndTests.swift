@@ -67,7 +67,7 @@ struct PersistenceEndToEndTests {
         let line = try #require(screen.lines.first { $0.contains("Count: ") })
         let count = Int(line.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "")
         #expect(count.map { (0...500).contains($0) } == true, "count after kill -9: \(line)")
-        #expect(!screen.contains("⚠"), "a problem was reported after kill -9:\n\(screen)")
+        #expect(!screen.contains("⚠") && !screen.contains("✗"), "a problem was reported after kill -9:\n\(screen)")
         try await shell.tmux.type("q")
         _ = try await shell.waitForExit(run)
     }
@@ -81,7 +81,7 @@ struct PersistenceEndToEndTests {
         try Data("{\"Counter.counter\": {\"count\": 4".utf8).write(to: URL(fileURLWithPath: file))
 
         var (run, _) = try await shell.launchAndWait()
-        let screen = try await shell.tmux.waitFor(text: "⚠")
+        let screen = try await shell.tmux.waitFor(text: "✗")
         #expect(screen.contains("appletkit.json"), "the message should name the file:\n\(screen)")
         #expect(screen.contains("Count: 0"))
         let folder = (file as NSString).deletingLastPathComponent
@@ -97,7 +97,7 @@ struct PersistenceEndToEndTests {
 
         (run, _) = try await shell.launchAndWait()
         let again = try await shell.tmux.waitFor(text: "Count: 1")
-        #expect(!again.contains("⚠"), "the problem is reported once, not on every start:\n\(again)")
+        #expect(!again.contains("✗"), "the problem is reported once, not on every start:\n\(again)")
         try await shell.tmux.type("q")
         _ = try await shell.waitForExit(run)
     }
@@ -110,7 +110,7 @@ struct PersistenceEndToEndTests {
         try Data("not a folder".utf8).write(to: URL(fileURLWithPath: blocker))
         let (run, _) = try await shell.launchAndWait(["--state-dir", blocker + "/state"])
         try await press(shell, "+", times: 2, until: "Count: 2")
-        let screen = try await shell.tmux.waitFor(text: "⚠")
+        let screen = try await shell.tmux.waitFor(text: "✗")
         #expect(screen.contains("blocker"), "the message should name the folder:\n\(screen)")
         try await shell.tmux.type("q")
         #expect(try await shell.waitForExit(run).status == 0)
