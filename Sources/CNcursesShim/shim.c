@@ -32,27 +32,49 @@
 // `TERMINFO` rows are switched by ncurses itself (its first refresh, keypad(), curs_set(); endwin()
 // undoes them); the table names them so the crash path, which cannot call ncurses, sends their
 // terminfo "off" strings. `OURS` rows are written by ak_enable_modes() after ncurses starts and
-// undone, in reverse order, by ak_disable_modes() before endwin(). `RESET_ONLY` rows are never
-// turned on here, but a crash resets them too: cheap insurance against a library that did.
+// undone, in reverse order, by ak_disable_modes() before endwin(). `NEGOTIATED` rows are like
+// `OURS`, but only for a terminal that said it has the mode (the answer arrives as input, after
+// start-up), and only once ncurses is on the alternate screen (see `screen_drawn`): they are
+// turned on when the app learns that, and again at the first refresh after every resume; their
+// "off" is written only while they are on, as a flag the signal handlers can read says. They come
+// after the `OURS` rows, since they go on last. `RESET_ONLY` rows are never turned on here, but a
+// crash resets them too: cheap insurance against a library that did.
 
-typedef enum { AK_MODE_TERMINFO, AK_MODE_OURS, AK_MODE_RESET_ONLY } ak_mode_kind;
+typedef enum { AK_MODE_TERMINFO, AK_MODE_OURS, AK_MODE_NEGOTIATED, AK_MODE_RESET_ONLY } ak_mode_kind;
+
+/// Where a `NEGOTIATED` row stands. Invariant, so that no exit path can leave the mode on: `on` is
+/// set before the "on" bytes are written and cleared only after the "off" bytes are, so a signal
+/// arriving in between can at worst turn it off twice, never forget to turn it off.
+typedef struct {
+    volatile sig_atomic_t supported;   // the terminal said it has the mode: turn it on (again) on resume
+    volatile sig_atomic_t on;          // its "on" bytes were (or are being) written, its "off" not yet
+} ak_negotiation;
+
 typedef struct {
     const char *name;
     ak_mode_kind kind;
     const char *on;    // bytes, or a terminfo capability name for TERMINFO rows
     const char *off;
+    ak_negotiation *negotiation;   // NEGOTIATED rows only
 } ak_mode;
 
+// The kitty keyboard protocol: a stack of flags in the terminal, pushed and popped. Kitty keeps a
+// stack per screen, so it is pushed on the alternate screen and popped before leaving it (the
+// "off" bytes of ours go before rmcup on every path). Pushed only after the terminal answered the
+// query `CSI ? u` (see ak_kitty_keyboard_query); a pop without our push would pop someone else's.
+static ak_negotiation kitty_keyboard = { 0, 0 };
+
 static const ak_mode ak_modes[] = {
-    { "alternate screen (1049)",       AK_MODE_TERMINFO,   "smcup",       "rmcup" },
-    { "keypad transmit (1, =)",        AK_MODE_TERMINFO,   "smkx",        "rmkx" },
-    { "hidden cursor (25)",            AK_MODE_TERMINFO,   "civis",       "cnorm" },
-    { "mouse buttons (1000)",          AK_MODE_OURS,       "\033[?1000h", "\033[?1000l" },
-    { "mouse drags (1002)",            AK_MODE_OURS,       "\033[?1002h", "\033[?1002l" },
-    { "SGR mouse coordinates (1006)",  AK_MODE_OURS,       "\033[?1006h", "\033[?1006l" },
-    { "bracketed paste (2004)",        AK_MODE_OURS,       "\033[?2004h", "\033[?2004l" },
-    { "mouse motion (1003)",           AK_MODE_RESET_ONLY, NULL,          "\033[?1003l" },
-    { "focus events (1004)",           AK_MODE_RESET_ONLY, NULL,          "\033[?1004l" },
+    { "alternate screen (1049)",       AK_MODE_TERMINFO,   "smcup",       "rmcup",       NULL },
+    { "keypad transmit (1, =)",        AK_MODE_TERMINFO,   "smkx",        "rmkx",        NULL },
+    { "hidden cursor (25)",            AK_MODE_TERMINFO,   "civis",       "cnorm",       NULL },
+    { "mouse buttons (1000)",          AK_MODE_OURS,       "\033[?1000h", "\033[?1000l", NULL },
+    { "mouse drags (1002)",            AK_MODE_OURS,       "\033[?1002h", "\033[?1002l", NULL },
+    { "SGR mouse coordinates (1006)",  AK_MODE_OURS,       "\033[?1006h", "\033[?1006l", NULL },
+    { "bracketed paste (2004)",        AK_MODE_OURS,       "\033[?2004h", "\033[?2004l", NULL },
+    { "kitty keyboard, disambiguate (CSI > 1 u)", AK_MODE_NEGOTIATED, "\033[>1u", "\033[<u", &kitty_keyboard },
+    { "mouse motion (1003)",           AK_MODE_RESET_ONLY, NULL,          "\033[?1003l", NULL },
+    { "focus events (1004)",           AK_MODE_RESET_ONLY, NULL,          "\033[?1004l", NULL },
 };
 #define AK_MODE_COUNT (int)(sizeof ak_modes / sizeof ak_modes[0])
 
@@ -67,6 +89,12 @@ static const ak_mode ak_modes[] = {
 static struct termios saved_termios;
 static volatile sig_atomic_t have_saved_termios = 0;
 static volatile sig_atomic_t curses_active = 0;
+// Whether ncurses has refreshed since it started or came back from a suspend. Only then is its
+// alternate screen certainly up: after endwin() ncurses writes smcup again at its next doupdate(),
+// not in reset_prog_mode(), so bytes written by ak_reenter() reach the main screen. Negotiated
+// rows that are per screen (kitty's keyboard flags) wait for it. Set by ak_refresh, cleared by
+// ak_leave.
+static volatile sig_atomic_t screen_drawn = 0;
 static char restore_bytes[1024];
 static volatile size_t restore_len = 0;
 
@@ -88,9 +116,10 @@ static void append_restore(const char *s) {
 
 static void build_restore_bytes(void) {
     restore_len = 0;
-    // Ours first (reverse order of turning on), then ncurses' own, as endwin() would.
+    // Ours first (reverse order of turning on), then ncurses' own, as endwin() would. Negotiated
+    // rows are not here: whether they are on is known only when the handler runs.
     for (int i = AK_MODE_COUNT - 1; i >= 0; i--) {
-        if (ak_modes[i].kind != AK_MODE_TERMINFO) append_restore(ak_modes[i].off);
+        if (ak_modes[i].kind == AK_MODE_OURS || ak_modes[i].kind == AK_MODE_RESET_ONLY) append_restore(ak_modes[i].off);
     }
     append_restore(tigetstr("sgr0"));
     for (int i = AK_MODE_COUNT - 1; i >= 0; i--) {
@@ -107,10 +136,40 @@ static void write_all_signal_safe(int fd, const char *p, size_t n) {
     }
 }
 
+// Turns a negotiated row on: the flag first, then the bytes (see ak_negotiation).
+static void negotiated_on(int i) {
+    ak_negotiation *n = ak_modes[i].negotiation;
+    if (n == NULL || n->on) return;
+    n->on = 1;
+    write_all_signal_safe(STDOUT_FILENO, ak_modes[i].on, strlen(ak_modes[i].on));
+}
+
+// Turns a negotiated row off if it is on: the bytes first, then the flag. Async-signal-safe.
+static void negotiated_off(int i) {
+    ak_negotiation *n = ak_modes[i].negotiation;
+    if (n == NULL || !n->on) return;
+    write_all_signal_safe(STDOUT_FILENO, ak_modes[i].off, strlen(ak_modes[i].off));
+    n->on = 0;
+}
+
+// Turns on every negotiated row the terminal said it has, once the alternate screen is up.
+static void negotiated_rows_on(void) {
+    if (!curses_active || !screen_drawn) return;
+    fflush(stdout);
+    for (int i = 0; i < AK_MODE_COUNT; i++) {
+        if (ak_modes[i].kind == AK_MODE_NEGOTIATED && ak_modes[i].negotiation->supported) negotiated_on(i);
+    }
+}
+
 // Async-signal-safe: only write(2), tcsetattr(3) and dup2(2).
 static void restore_terminal_now(void) {
     if (!curses_active) return;
     curses_active = 0;
+    screen_drawn = 0;
+    // Negotiated rows went on last, so they go off first (before rmcup: kitty's flags are per screen).
+    for (int i = AK_MODE_COUNT - 1; i >= 0; i--) {
+        if (ak_modes[i].kind == AK_MODE_NEGOTIATED) negotiated_off(i);
+    }
     write_all_signal_safe(STDOUT_FILENO, restore_bytes, restore_len);
     write_all_signal_safe(STDOUT_FILENO, "\r\n", 2);
     if (have_saved_termios) tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved_termios);
@@ -332,6 +391,7 @@ int ak_start(int want_color, int escape_delay_ms) {
     set_term(screen);
     build_restore_bytes();
     curses_active = 1;
+    screen_drawn = 0;
     raw();
     noecho();
     nonl();
@@ -353,14 +413,48 @@ void ak_enable_modes(void) {
     for (int i = 0; i < AK_MODE_COUNT; i++) {
         if (ak_modes[i].kind == AK_MODE_OURS) write_all_signal_safe(STDOUT_FILENO, ak_modes[i].on, strlen(ak_modes[i].on));
     }
+    // Negotiated rows go on now only if the alternate screen is up already; else at the next
+    // ak_refresh, which is after start-up and after every resume.
+    negotiated_rows_on();
 }
 
 void ak_disable_modes(void) {
     fflush(stdout);
     for (int i = AK_MODE_COUNT - 1; i >= 0; i--) {
-        if (ak_modes[i].kind == AK_MODE_OURS) write_all_signal_safe(STDOUT_FILENO, ak_modes[i].off, strlen(ak_modes[i].off));
+        if (ak_modes[i].kind == AK_MODE_OURS) {
+            write_all_signal_safe(STDOUT_FILENO, ak_modes[i].off, strlen(ak_modes[i].off));
+        } else if (ak_modes[i].kind == AK_MODE_NEGOTIATED) {
+            negotiated_off(i);
+        }
     }
 }
+
+// The kitty keyboard protocol's row.
+static int kitty_keyboard_row(void) {
+    for (int i = 0; i < AK_MODE_COUNT; i++) {
+        if (ak_modes[i].negotiation == &kitty_keyboard) return i;
+    }
+    return -1;
+}
+
+void ak_kitty_keyboard_query(void) {
+    // The flags query, then DA1, which every terminal answers: DA1's answer without a flags answer
+    // before it means "no kitty keyboard protocol here".
+    static const char query[] = "\033[?u\033[c";
+    fflush(stdout);
+    write_all_signal_safe(STDOUT_FILENO, query, sizeof query - 1);
+}
+
+void ak_kitty_keyboard_enable(void) {
+    int row = kitty_keyboard_row();
+    if (row < 0) return;
+    kitty_keyboard.supported = 1;
+    // Now if the alternate screen is up; else (before the first frame, or suspended) at the next
+    // refresh, on the alternate screen, since kitty keeps one stack of flags per screen.
+    negotiated_rows_on();
+}
+
+int ak_kitty_keyboard_active(void) { return kitty_keyboard.on ? 1 : 0; }
 
 int ak_mode_count(void) { return AK_MODE_COUNT; }
 const char *ak_mode_name(int i) { return i >= 0 && i < AK_MODE_COUNT ? ak_modes[i].name : NULL; }
@@ -392,11 +486,16 @@ void ak_leave(void) {
     curs_set(1);
     endwin();
     curses_active = 0;
+    screen_drawn = 0;
 }
 
 void ak_stop(void) {
     if (screen == NULL) return;
     ak_leave();
+    // A later start asks the terminal again (it may be another one by then).
+    for (int i = 0; i < AK_MODE_COUNT; i++) {
+        if (ak_modes[i].kind == AK_MODE_NEGOTIATED) ak_modes[i].negotiation->supported = 0;
+    }
     delscreen(screen);
     screen = NULL;
     if (have_saved_termios) tcsetattr(STDIN_FILENO, TCSADRAIN, &saved_termios);
@@ -444,6 +543,10 @@ void ak_put_cell(int y, int x, const uint32_t *scalars, int count, unsigned attr
 void ak_refresh(void) {
     wnoutrefresh(stdscr);
     doupdate();
+    // ncurses is on its alternate screen now (its doupdate() re-enters it after a suspend), and
+    // its bytes are out: negotiated rows waiting for that go on.
+    screen_drawn = 1;
+    negotiated_rows_on();
 }
 
 void ak_force_repaint(void) { clearok(curscr, TRUE); }
@@ -461,16 +564,24 @@ void ak_reenter(void) {
 }
 
 void ak_stop_process(void) {
-    struct sigaction dfl, previous;
-    memset(&dfl, 0, sizeof dfl);
-    dfl.sa_handler = SIG_DFL;
-    sigemptyset(&dfl.sa_mask);
-    sigaction(SIGTSTP, &dfl, &previous);
     sigset_t set, old;
     sigemptyset(&set);
     sigaddset(&set, SIGTSTP);
     pthread_sigmask(SIG_UNBLOCK, &set, &old);
-    kill(0, SIGTSTP);          // the whole process group, as the shell's Ctrl-Z would
+    struct sigaction ignore, dfl, previous;
+    memset(&ignore, 0, sizeof ignore);
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    dfl = ignore;
+    dfl.sa_handler = SIG_DFL;
+    // The rest of the process group (what the app started in it), as the shell's Ctrl-Z would.
+    // This process ignores that one: sent to the process, it may be taken by another thread only
+    // after our handler is back, which would read it as a second Ctrl-Z (leave, come back, leave).
+    sigaction(SIGTSTP, &ignore, &previous);
+    kill(0, SIGTSTP);
+    // This process: a signal sent to this thread is taken before raise() returns, so it stops here.
+    sigaction(SIGTSTP, &dfl, NULL);
+    raise(SIGTSTP);
     // ...stopped here until SIGCONT...
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     sigaction(SIGTSTP, &previous, NULL);

@@ -1,9 +1,11 @@
 /// Turns raw bytes read from a terminal's stdin into `Event`s.
 ///
 /// Understands what xterm-compatible terminals and tmux send in raw mode: UTF-8 text, control
-/// bytes, Alt (ESC-prefixed) keys, CSI and SS3 key sequences with xterm modifiers, X10, urxvt
-/// and SGR mouse reports, and bracketed paste. Focus reports, terminal responses and any other
-/// unknown CSI, SS3, OSC, DCS or APC sequence are consumed without producing events.
+/// bytes, Alt (ESC-prefixed) keys, CSI and SS3 key sequences with xterm modifiers, the kitty
+/// keyboard protocol's `CSI code ; modifiers u` keys, X10, urxvt and SGR mouse reports, and
+/// bracketed paste. Focus reports, terminal responses and any other unknown CSI, SS3, OSC, DCS or
+/// APC sequence are consumed without producing events; the answers to the kitty keyboard query
+/// (`CSI ? flags u`) and to DA1 (`CSI ? … c`) are kept for `takeReplies()`.
 ///
 /// Bytes may arrive split at any boundary: whatever cannot be decoded yet is held back
 /// (`hasPending`) until the next `feed(_:)`. A lone ESC is ambiguous (the Esc key, or the start of
@@ -33,12 +35,21 @@
 ///   CR turned into LF and invalid UTF-8 replaced by U+FFFD. `flush()` never ends a paste, and
 ///   `hasPending` stays true until its end marker arrives. A paste over 4 MiB arrives as several
 ///   `.paste` events, so memory stays bounded even if the end marker never comes.
+/// - Kitty keys (`CSI code ; modifiers u`): modifiers are 1 + Shift 1, Alt 2, Ctrl 4; a key held
+///   with Super, Hyper or Meta (8, 16, 32) is dropped (no `KeyModifiers` says it, and it is not
+///   the key without them); Caps Lock and Num Lock (64, 128) are ignored. Release events
+///   (`modifiers:3`) are dropped, repeats count as presses. Alt-Shift-letter becomes the capital
+///   with Alt, as the classic `ESC A` does. Codes of other C0 controls and unknown private-use
+///   codes are dropped without touching what follows; kitty's keypad and F13–F24 codes decode only
+///   while `isKittyKeyboardActive` (the terminal sends them only then).
 public struct InputDecoder: Sendable {
     /// Sequences (CSI/SS3 parameters, X10 mouse bytes) longer than this are abandoned.
     static let maxSequenceLength = 64
     /// A bracketed paste longer than this arrives as several `.paste` events of about this size,
     /// so a paste whose end marker never comes cannot grow memory without bound.
     static let maxPasteLength = 1 << 22
+    /// Terminal replies kept for `takeReplies()`; past this many the oldest are dropped.
+    static let maxReplies = 16
 
     private enum State: Sendable {
         case ground
@@ -82,6 +93,20 @@ public struct InputDecoder: Sendable {
     private var pasteBytes: [UInt8] = []
     private var pasteMatched = 0
 
+    /// Set while the terminal is in the kitty keyboard protocol's disambiguate mode (the program
+    /// pushed `CSI > 1 u`): kitty's private-use key codes (keypad keys, F13–F24) decode to their
+    /// keys, and in every modified key sequence bit 8 is kitty's Super (the key is dropped) rather
+    /// than xterm's Meta (reported as Alt).
+    ///
+    /// ```swift
+    /// var decoder = InputDecoder()
+    /// decoder.isKittyKeyboardActive = true
+    /// decoder.feed(Array("\u{1B}[57414u".utf8))   // [.key(KeyEvent(.enter))]: keypad Enter
+    /// ```
+    public var isKittyKeyboardActive = false
+
+    private var replies: [TerminalReply] = []
+
     /// A decoder in its initial state, with nothing pending.
     ///
     /// ```swift
@@ -117,6 +142,20 @@ public struct InputDecoder: Sendable {
         var out = Output()
         for byte in bytes { step(byte, &out) }
         return out.events
+    }
+
+    /// The terminal replies decoded since the last call (the kitty keyboard flags, DA1), in the
+    /// order they arrived; at most `maxReplies`, the latest. They never arrive as events.
+    ///
+    /// ```swift
+    /// var decoder = InputDecoder()
+    /// decoder.feed(Array("\u{1B}[?1ux\u{1B}[?62c".utf8))   // [.key(KeyEvent(.char("x")))]
+    /// decoder.takeReplies()   // [.kittyKeyboardFlags(.disambiguateEscapeCodes), .primaryDeviceAttributes([62])]
+    /// decoder.takeReplies()   // []
+    /// ```
+    public mutating func takeReplies() -> [TerminalReply] {
+        defer { replies.removeAll() }
+        return replies
     }
 
     /// Resolves whatever is pending; the caller invokes it when no more bytes arrived within its
@@ -336,8 +375,37 @@ public struct InputDecoder: Sendable {
             }
             return
         }
-        guard params.prefix == 0 else { return }   // ESC [ ? … responses and the like
-        let modifiers = Self.modifiers(params[1])
+        if params.prefix == UInt8(ascii: "?") {
+            recordReply(params, final: final)
+            return
+        }
+        guard params.prefix == 0 else { return }   // ESC [ > … responses and the like
+        // Kitty's event type, after the modifiers: 3 is a release, which is not a key press.
+        if params.value(1, sub: 1) == 3 { return }
+        if final == UInt8(ascii: "u") {
+            // Kitty / fixterms: ESC [ code ; modifiers u, always with kitty's modifier bits.
+            if let code = params[0], let modifiers = Self.kittyModifiers(params[1]),
+               let key = kittyKey(code: code, modifiers: modifiers) {
+                out.append(.key(key))
+            }
+            return
+        }
+        if final == UInt8(ascii: "M") {
+            // urxvt (1015) mouse: ESC [ b ; x ; y M with b offset by 32 as in X10. (Before the
+            // modifiers: its second parameter is a column, not a modifier to drop a key for.)
+            if params.count == 3, let code = params[0], let x = params[1], let y = params[2],
+               let event = Self.mouse(code: code - 32, x: x, y: y, release: nil) {
+                out.append(event)
+            }
+            return
+        }
+        let modifiers: KeyModifiers
+        if isKittyKeyboardActive {
+            guard let kitty = Self.kittyModifiers(params[1]) else { return }
+            modifiers = kitty
+        } else {
+            modifiers = Self.modifiers(params[1])
+        }
         switch final {
         case UInt8(ascii: "A"): out.append(.key(KeyEvent(.up, modifiers: modifiers)))
         case UInt8(ascii: "B"): out.append(.key(KeyEvent(.down, modifiers: modifiers)))
@@ -354,25 +422,31 @@ public struct InputDecoder: Sendable {
             // F3 can take count as F3: no parameters, or 1 ; modifier (2…16).
             if params.count == 0 {
                 out.append(.key(KeyEvent(.function(3))))
-            } else if params.count == 2, params[0] == 1, let m = params[1], (2...16).contains(m) {
+            } else if params.count == 2, params[0] == 1, let m = params[1],
+                      (2...(isKittyKeyboardActive ? 256 : 16)).contains(m) {
+                // (Kitty may add its lock bits, 64 and 128, to the modifiers.)
                 out.append(.key(KeyEvent(.function(3), modifiers: modifiers)))
             }
         case UInt8(ascii: "~"):
             dispatchTilde(params, modifiers: modifiers, &out)
-        case UInt8(ascii: "u"):
-            // CSI u (fixterms / kitty): ESC [ code ; modifiers u
-            if let code = params[0], let key = Self.key(codepoint: code, modifiers: modifiers) {
-                out.append(.key(key))
-            }
-        case UInt8(ascii: "M"):
-            // urxvt (1015) mouse: ESC [ b ; x ; y M with b offset by 32 as in X10.
-            if params.count == 3, let code = params[0], let x = params[1], let y = params[2],
-               let event = Self.mouse(code: code - 32, x: x, y: y, release: nil) {
-                out.append(event)
-            }
         default:
             break   // focus in/out (I/O), reports, anything unknown
         }
+    }
+
+    /// Keeps a terminal's answer to a query (`ESC [ ? …`) for `takeReplies()`.
+    private mutating func recordReply(_ params: Parameters, final: UInt8) {
+        let reply: TerminalReply
+        switch final {
+        case UInt8(ascii: "u"):
+            reply = .kittyKeyboardFlags(KittyKeyboard.Flags(rawValue: params[0] ?? 0))
+        case UInt8(ascii: "c"):
+            reply = .primaryDeviceAttributes((0..<min(params.count, 32)).compactMap { params[$0] })
+        default:
+            return   // DECRQM and other reports: nothing asks for them
+        }
+        if replies.count >= Self.maxReplies { replies.removeFirst() }
+        replies.append(reply)
     }
 
     private mutating func dispatchTilde(_ params: Parameters, modifiers: KeyModifiers, _ out: inout Output) {
@@ -592,6 +666,41 @@ public struct InputDecoder: Sendable {
         return modifiers
     }
 
+    /// Kitty's modifier parameter: 1 + bits (1 shift, 2 alt, 4 ctrl, 8 super, 16 hyper, 32 meta,
+    /// 64 caps lock, 128 num lock). Nil when Super, Hyper or Meta is held: the key is not one
+    /// `KeyModifiers` can say, and reporting it without them would be another key. The lock bits
+    /// are states, not keys held, and are ignored.
+    private static func kittyModifiers(_ parameter: Int?) -> KeyModifiers? {
+        guard let parameter, parameter >= 2 else { return [] }
+        let bits = parameter - 1
+        guard bits & (8 | 16 | 32) == 0 else { return nil }
+        var modifiers: KeyModifiers = []
+        if bits & 1 != 0 { modifiers.insert(.shift) }
+        if bits & 2 != 0 { modifiers.insert(.alt) }
+        if bits & 4 != 0 { modifiers.insert(.ctrl) }
+        return modifiers
+    }
+
+    /// A kitty `CSI code ; modifiers u` key: Enter, Tab, Esc and Backspace by their C0 codes,
+    /// text keys by their (unshifted) code point, private-use functional keys while kitty mode is
+    /// on. Shift with a letter and without Ctrl becomes the capital letter, as legacy terminals
+    /// send it (`ESC A` for Alt-Shift-a).
+    private func kittyKey(code: Int, modifiers: KeyModifiers) -> KeyEvent? {
+        if (0xE000...0xF8FF).contains(code) {
+            guard isKittyKeyboardActive, let key = KittyKeyboard.functionalKey(code) else { return nil }
+            return KeyEvent(key, modifiers: modifiers)
+        }
+        guard var key = Self.key(codepoint: code, modifiers: modifiers) else { return nil }
+        if case .char(let character) = key.code, key.modifiers.contains(.shift), !key.modifiers.contains(.ctrl),
+           character.isLetter, character.isLowercase {
+            let upper = character.uppercased()
+            if upper.count == 1, let capital = upper.first, capital != character {
+                key = KeyEvent(.char(capital), modifiers: key.modifiers.subtracting(.shift))
+            }
+        }
+        return key
+    }
+
     /// A key given as a Unicode code point (CSI u, modifyOtherKeys).
     private static func key(codepoint: Int, modifiers: KeyModifiers) -> KeyEvent? {
         switch codepoint {
@@ -599,7 +708,7 @@ public struct InputDecoder: Sendable {
         case 9: return KeyEvent(.tab, modifiers: modifiers)
         case 27: return KeyEvent(.escape, modifiers: modifiers)
         case 8, 127: return KeyEvent(.backspace, modifiers: modifiers)
-        case 0..<32, 0xE000...0xF8FF:   // other controls; kitty's private-use functional keys
+        case 0..<32, 0x80...0x9F, 0xE000...0xF8FF:   // other controls; kitty's private-use functional keys
             return nil
         default:
             guard let scalar = Unicode.Scalar(UInt32(clamping: codepoint)) else { return nil }
@@ -667,8 +776,9 @@ private struct Output {
 }
 
 /// Read-only view of the bytes between `ESC [` and the final byte: an optional private marker
-/// (`<`, `=`, `>`, `?`), `;`-separated decimal parameters (only the first `:` sub-parameter is
-/// read), then intermediates (0x20–0x2F). Parses on demand, without allocating.
+/// (`<`, `=`, `>`, `?`), `;`-separated decimal parameters, each with optional `:`-separated
+/// sub-parameters (the subscript reads the first), then intermediates (0x20–0x2F). Parses on
+/// demand, without allocating.
 private struct Parameters {
     let bytes: [UInt8]
     let prefix: UInt8
@@ -708,10 +818,16 @@ private struct Parameters {
 
     /// Parameter `index` (0-based), or `nil` if absent or empty. Saturates instead of overflowing.
     subscript(index: Int) -> Int? {
+        value(index, sub: 0)
+    }
+
+    /// Sub-parameter `sub` (0-based, after `:`) of parameter `index`, or `nil` if absent or empty:
+    /// kitty's `modifiers:event-type`, `code:shifted:base`.
+    func value(_ index: Int, sub: Int) -> Int? {
         var current = 0
+        var currentSub = 0
         var value = 0
         var hasDigits = false
-        var inSubParameter = false
         var i = start
         while i < end {
             let byte = bytes[i]
@@ -719,17 +835,18 @@ private struct Parameters {
             if byte == UInt8(ascii: ";") {
                 if current == index { break }
                 current += 1
-                inSubParameter = false
+                currentSub = 0
                 continue
             }
-            guard current == index, !inSubParameter else { continue }
+            guard current == index else { continue }
             if byte == UInt8(ascii: ":") {
-                inSubParameter = true
-            } else if byte <= UInt8(ascii: "9") {
+                if currentSub == sub { break }
+                currentSub += 1
+            } else if currentSub == sub && byte <= UInt8(ascii: "9") {
                 value = min(value * 10 + Int(byte - UInt8(ascii: "0")), 1_000_000)
                 hasDigits = true
             }
         }
-        return current == index && hasDigits ? value : nil
+        return current == index && currentSub == sub && hasDigits ? value : nil
     }
 }

@@ -12,6 +12,14 @@ import Darwin
 /// `.terminate`), and on a crash, from an async-signal-safe C handler. Ctrl-Z suspends (the
 /// shell's modes are back while stopped) and `fg` repaints. All of it runs on the main actor.
 ///
+/// On a terminal with the kitty keyboard protocol, keys such as Ctrl-Enter, Shift-Enter, Ctrl-I
+/// (not Tab) and a lone Esc (at once, without the escape delay) arrive distinct. At start it asks
+/// (`CSI ? u`, then DA1 `CSI c`) and pushes "disambiguate escape codes" (`CSI > 1 u`) only if the
+/// terminal answers the first before the second; every exit path pops it (`CSI < u`), suspend
+/// included, and resume pushes it again. A terminal that does not answer keeps its legacy keys.
+/// A `stop()` that comes before the answers (a quick exit) waits up to `replyGrace` for them, so
+/// that they are not typed into the shell.
+///
 /// ```swift
 /// let terminal = try NcursesTerminal()
 /// try terminal.start { event in
@@ -29,6 +37,9 @@ public final class NcursesTerminal: Terminal {
     private var handler: (@MainActor (Event) -> Void)?
     private var previous: Canvas?
     private var decoder = InputDecoder()
+    private var kittyKeyboard = KittyKeyboard.Detection()
+    /// The DA1 query was written and its answer, which ends the terminal's answers, has not come.
+    private var awaitingDeviceAttributes = false
     private var inputSource: DispatchSourceRead?
     private var signalSource: DispatchSourceRead?
     private var escapeTimer: DispatchWorkItem?
@@ -71,6 +82,18 @@ public final class NcursesTerminal: Terminal {
     /// crash's signal). Set before `start`.
     public var crashLine: String?
 
+    /// How long `stop()` waits for the answers to the start-up query when they have not all come
+    /// yet: answers arriving after the terminal is given back would reach the shell as typed text
+    /// (`^[[?62;22c` at the prompt). Only a quick exit waits, and only for a terminal that answers
+    /// late or not at all.
+    ///
+    /// ```swift
+    /// let terminal = try NcursesTerminal(environment: ProcessInfo.processInfo.environment)
+    /// try terminal.start { _ in }
+    /// terminal.stop()   // reads the terminal's answers first, for at most `replyGrace`
+    /// ```
+    public static let replyGrace = Duration.milliseconds(200)
+
     public func start(_ handler: @escaping @MainActor (Event) -> Void) throws {
         guard !running else { return }
         self.handler = handler
@@ -90,6 +113,13 @@ public final class NcursesTerminal: Terminal {
         colorSupport = colors >= 0x1000000 ? .truecolor : colors >= 256 ? .palette256 : colors >= 16 ? .basic16 : colors >= 8 ? .basic8 : .none
         ak_enable_modes()
         running = true
+        // The answers come back as input (see `readInput`); a terminal without the protocol
+        // answers only the DA1 query.
+        decoder = InputDecoder()
+        kittyKeyboard = KittyKeyboard.Detection()
+        ak_kitty_keyboard_query()
+        kittyKeyboard.queried()
+        awaitingDeviceAttributes = true
         size = Size(width: Int(ak_cols()), height: Int(ak_lines()))
 
         let input = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
@@ -128,7 +158,10 @@ public final class NcursesTerminal: Terminal {
         inputSource = nil
         signalSource?.cancel()
         signalSource = nil
+        readOutstandingReplies()
+        awaitingDeviceAttributes = false
         ak_stop()
+        decoder.isKittyKeyboardActive = false
         ak_restore_stderr()
         handler = nil
     }
@@ -206,8 +239,38 @@ public final class NcursesTerminal: Terminal {
         }
         guard n > 0 else { return }
         let events = decoder.feed(buffer[0..<n])
+        for reply in decoder.takeReplies() {
+            if case .primaryDeviceAttributes = reply { awaitingDeviceAttributes = false }
+            if kittyKeyboard.receive(reply) {
+                ak_kitty_keyboard_enable()
+                decoder.isKittyKeyboardActive = true
+            }
+        }
         for event in events { deliver(event) }
         scheduleEscapeFlush()
+    }
+
+    /// Before the terminal is given back: reads input until the DA1 answer (the last one) came,
+    /// for at most `replyGrace`, dropping whatever else arrives (the program is quitting).
+    private func readOutstandingReplies() {
+        guard awaitingDeviceAttributes else { return }
+        let deadline = ContinuousClock.now + Self.replyGrace
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        while awaitingDeviceAttributes {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { return }
+            let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1
+            var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, Int32(clamping: milliseconds))
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0, descriptor.revents & Int16(POLLIN) != 0 else { return }
+            let n = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            guard n > 0 else { return }
+            _ = decoder.feed(buffer[0..<n])
+            for reply in decoder.takeReplies() {
+                if case .primaryDeviceAttributes = reply { awaitingDeviceAttributes = false }
+            }
+        }
     }
 
     private func scheduleEscapeFlush() {

@@ -43,9 +43,25 @@ int ak_start(int want_color, int escape_delay_ms);
 
 /// Turns on the modes AppletKit itself sets (mouse reports with drags and SGR coordinates,
 /// bracketed paste), in the order of the shim's mode table; `ak_disable_modes` turns them off in
-/// reverse. Every exit path (stop, suspend, a crash) resets every mode in that table.
+/// reverse. The kitty keyboard protocol, once the terminal said it has it, goes on last, at the
+/// first `ak_refresh` after start or resume (only then is ncurses on its alternate screen, and
+/// kitty keeps one stack of flags per screen). Every exit path (stop, suspend, a crash) resets
+/// every mode in that table.
 void ak_enable_modes(void);
 void ak_disable_modes(void);
+
+/// The kitty keyboard protocol (https://sw.kovidgoyal.net/kitty/keyboard-protocol/), which is
+/// never turned on blind: `ak_kitty_keyboard_query` writes its detection query (`CSI ? u` then DA1,
+/// `CSI c`) after `ak_start`; the answers arrive as input. Only when the terminal answered the
+/// flags query (`CSI ? flags u`, before its DA1 answer) does the app call `ak_kitty_keyboard_enable`,
+/// which pushes "disambiguate escape codes" (`CSI > 1 u`) at once if a frame is on screen (else
+/// at the next `ak_refresh`), and again at the first refresh after every resume, always on the
+/// alternate screen. While it is pushed every exit path pops it (`CSI < u`), before leaving the
+/// alternate screen: stop, suspend, a quit signal, a crash.
+/// `ak_kitty_keyboard_active` says whether it is pushed now (1) or not (0).
+void ak_kitty_keyboard_query(void);
+void ak_kitty_keyboard_enable(void);
+int ak_kitty_keyboard_active(void);
 
 /// The mode table, for tests and diagnostics: how many rows, each row's name, and the bytes that
 /// turn it off on this terminal (NULL where terminfo has none).
