@@ -19,6 +19,9 @@ public enum ListEvent: Sendable, Equatable {
 /// (or `g`/`G`) jump to the ends; the mouse wheel scrolls and a click selects. The list scrolls
 /// so the selected row is always visible. `Enter` sends `ListEvent.activated(row)`.
 ///
+/// The selected row is reversed, dimmed while the list does not have focus; an empty list with
+/// focus shows a reversed empty first row, so focus is always visible.
+///
 /// ```swift
 /// @AppState(\.selectedRow) var selected
 /// List(count: 1_000_000, selection: $selected) { row in
@@ -189,7 +192,14 @@ final class ListNode: Node, FocusableNode {
         if state.value.isSearching, !isFocused { endSearch() }
         let area = clip.intersection(frame)
         guard !area.isEmpty else { return }
-        if count > 0 { drawRows(in: &canvas, area: area) }
+        if count > 0 {
+            drawRows(in: &canvas, area: area)
+        } else if isFocused {
+            // An empty list still shows that it has focus: the cursor row, on no row.
+            canvas.restyle(Rect(x: frame.x, y: frame.y, width: frame.width, height: 1).intersection(area)) { style in
+                style.attributes.insert(.reverse)
+            }
+        }
         if state.value.isSearching { drawQuery(in: &canvas, area: area) }
     }
 
@@ -257,6 +267,18 @@ final class ListNode: Node, FocusableNode {
         guard target != selection.wrappedValue else { return }
         selection.wrappedValue = target
         emit(.selected(target))
+    }
+
+    func usesKey(_ key: KeyEvent) -> Bool {
+        guard count > 0, key.modifiers.subtracting(.shift).isEmpty else { return false }
+        switch key.code {
+        case .up, .down, .pageUp, .pageDown, .home, .end, .enter,
+             .char("k"), .char("j"), .char("g"), .char("G"): return true
+        case .char(" "): return marked != nil
+        case .char("/"): return searchText != nil
+        case .char("n"), .char("N"): return searchText != nil && !state.value.lastQuery.isEmpty
+        default: return false
+        }
     }
 
     func handleKey(_ key: KeyEvent) -> Bool {

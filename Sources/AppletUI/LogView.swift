@@ -19,7 +19,8 @@ public enum LogViewEvent: Sendable, Equatable {
 ///
 /// While it has focus, its right column (beside the lines, not the indicator row) is a scroll bar
 /// whose thumb, in the theme's focus style, shows where the view is in the log; lines are cut
-/// one column earlier meanwhile.
+/// one column earlier meanwhile. A log one column wide has no room for the bar: the cells where
+/// its thumb would be are drawn in the focus style instead.
 ///
 /// Whether it follows is the `follow` binding when given (so the applet can show or set it),
 /// otherwise the view's own state, starting on. The log keeps whatever `lines` it is given:
@@ -153,6 +154,12 @@ final class LogViewNode: Node, FocusableNode {
             let text = line(index)
             let shown = text.terminalWidth <= room ? text : text.truncated(toColumns: room, ellipsis: true)
             canvas.write(shown, at: Point(x: frame.minX, y: frame.minY + i), style: style, clip: textArea)
+        }
+        if isFocused, !showsBar {
+            // One column: no room for the bar, so the thumb's cells are drawn in the focus style.
+            let (start, length) = scrollThumb(track: rows, content: count, offset: top)
+            let look = focusStyle
+            canvas.restyle(Rect(x: frame.maxX - 1, y: frame.minY + start, width: 1, height: length).intersection(area)) { $0 = look }
         }
         if !following, frame.height >= 2 {
             let fresh = max(0, count - state.value.seen)

@@ -215,6 +215,10 @@ public protocol FocusableNode: Node {
     var isFocused: Bool { get set }
     /// Handles a key; returns false to pass it on (to the applet's commands, then the host).
     func handleKey(_ key: KeyEvent) -> Bool
+    /// Whether `handleKey` would take `key` now, without doing anything: the footer and help
+    /// leave out a command whose key the focused widget would take first (a focused table's `r`).
+    /// False by default; widgets that take letter keys say which.
+    func usesKey(_ key: KeyEvent) -> Bool
     /// Handles a mouse event inside the node's frame; returns false to pass it on.
     func handleMouse(_ mouse: MouseEvent) -> Bool
     /// Handles pasted text (bracketed paste); returns false to pass it on. Only text-taking
@@ -232,6 +236,7 @@ extension FocusableNode {
     public func handlePaste(_ text: String) -> Bool { false }
     public var takesTextInput: Bool { false }
     public var acceptsFocus: Bool { true }
+    public func usesKey(_ key: KeyEvent) -> Bool { false }
 }
 
 /// Sends a widget's events to the `.onEvent` handlers around it and to its manager's subscribers.

@@ -13,7 +13,10 @@ public enum ScrollViewEvent: Sendable, Equatable {
 /// `HStack` for `.horizontal`), each at its ideal length, and cut to the window. When they do
 /// not fit, a scroll bar takes the last column (the last row when horizontal): a `┃` thumb on
 /// a `│` track, in the theme's border style, the thumb in the focus style while the scroll view
-/// has focus. Only the views that show are drawn. A scroll view takes all the space it is offered.
+/// has focus. Without a bar (`showsIndicators: false`, or a single column) the cells where the
+/// thumb would be are drawn in the focus style over the content while it has focus, so focus
+/// always shows. Only the views that show are drawn. A scroll view takes all the space it is
+/// offered.
 ///
 /// While its content overflows, the scroll view takes focus itself (before the widgets inside;
 /// content that fits leaves it out of the Tab order): `↑`/`↓` or `k`/`j` scroll by
@@ -217,7 +220,18 @@ final class ScrollNode: Node, FocusableNode {
                 child.draw(in: &canvas, clip: window)
             }
         }
-        if showsBar { drawBar(in: &canvas, clip: area) }
+        if showsBar {
+            drawBar(in: &canvas, clip: area)
+        } else if isFocused {
+            // No room for a bar, or none wanted: the thumb's cells of the last column (row) are
+            // drawn in the focus style over the content, so focus still shows.
+            let (start, length) = thumb
+            let cells = axis == .vertical
+                ? Rect(x: viewport.maxX - 1, y: viewport.y + start, width: 1, height: length)
+                : Rect(x: viewport.x + start, y: viewport.maxY - 1, width: length, height: 1)
+            let look = focusStyle
+            canvas.restyle(cells.intersection(area)) { $0 = look }
+        }
     }
 
     /// The thumb's start and length on a track of `visibleLength` cells.

@@ -77,7 +77,8 @@ public enum TableEvent: Sendable, Equatable {
 ///
 /// The header shows `▲`/`▼` on the sorted column. Columns are separated by one space; text that
 /// does not fit is cut with `…`. The selected row is drawn in the theme's selection style across
-/// the full width (dimmed without focus), and the rows scroll to keep it visible.
+/// the full width (dimmed without focus), and the rows scroll to keep it visible. An empty table
+/// with focus shows an empty selected row under the header.
 ///
 /// With focus: `↑`/`↓` or `k`/`j` move the selection, `PgUp`/`PgDn` a page, `Home`/`End` (or
 /// `g`/`G`) to the ends; `<`/`>` sort by the column to the left/right, `r` reverses the order,
@@ -352,7 +353,14 @@ final class TableNode: Node, FocusableNode {
             drawCell(title, x: xs[i], y: frame.minY, width: widths[i], alignment: column.alignment,
                      style: headerStyle, canvas: &canvas, clip: area)
         }
-        guard count > 0, frame.height > 1 else { return }
+        guard count > 0, frame.height > 1 else {
+            // An empty table still shows that it has focus: an empty selected row.
+            if isFocused, frame.height > 1 {
+                canvas.fill(Rect(x: frame.minX, y: frame.minY + 1, width: frame.width, height: 1).intersection(area),
+                            with: .blank(selectionStyle))
+            }
+            return
+        }
         let first = offset.value
         let selected = selectedShown
         var rowSelectionStyle = selectionStyle
@@ -404,6 +412,16 @@ final class TableNode: Node, FocusableNode {
             target = delta > 0 ? 0 : columns.count - 1
         }
         if target != current.column { setSort(TableSort(column: target, ascending: true)) }
+    }
+
+    func usesKey(_ key: KeyEvent) -> Bool {
+        guard key.modifiers.subtracting(.shift).isEmpty else { return false }
+        switch key.code {
+        case .char("<"), .char(">"), .char("r"): return true
+        case .up, .down, .pageUp, .pageDown, .home, .end, .enter,
+             .char("k"), .char("j"), .char("g"), .char("G"): return count > 0
+        default: return false
+        }
     }
 
     func handleKey(_ key: KeyEvent) -> Bool {

@@ -58,7 +58,8 @@ public enum TreeEvent: Sendable, Equatable {
 /// `selection` binding (when nil, or hidden inside a closed branch, the first row, or the
 /// nearest open ancestor, is shown selected and keys start from there). Only open branches are
 /// walked and only the rows on screen are drawn; the rows scroll to keep the selection visible.
-/// The selected row is drawn in the theme's selection style (dimmed without focus).
+/// The selected row is drawn in the theme's selection style (dimmed without focus); an empty
+/// tree with focus shows an empty selected row.
 ///
 /// With focus: `↑`/`↓` or `k`/`j` move, `PgUp`/`PgDn` a page, `Home`/`End` (or `g`/`G`) to the
 /// ends; `→`/`l` expands a branch, or on an open one moves to its first child; `←`/`h` collapses
@@ -192,7 +193,15 @@ final class TreeNode: Node, FocusableNode {
 
     override func draw(in canvas: inout Canvas, clip: Rect) {
         let area = clip.intersection(frame)
-        guard !area.isEmpty, !rows.isEmpty else { return }
+        guard !area.isEmpty else { return }
+        guard !rows.isEmpty else {
+            // An empty tree still shows that it has focus: an empty selected row.
+            if isFocused {
+                canvas.fill(Rect(x: frame.minX, y: frame.minY, width: frame.width, height: 1).intersection(area),
+                            with: .blank(selectionStyle))
+            }
+            return
+        }
         let first = offset.value
         var rowSelectionStyle = selectionStyle
         if !isFocused { rowSelectionStyle.attributes.insert(.dim) }
@@ -261,6 +270,15 @@ final class TreeNode: Node, FocusableNode {
     }
 
     private func isOpen(_ index: Int) -> Bool { expanded.wrappedValue.contains(rows[index].item.id) }
+
+    func usesKey(_ key: KeyEvent) -> Bool {
+        guard !rows.isEmpty, key.modifiers.subtracting(.shift).isEmpty else { return false }
+        switch key.code {
+        case .up, .down, .pageUp, .pageDown, .home, .end, .left, .right, .enter, .char(" "),
+             .char("k"), .char("j"), .char("g"), .char("G"), .char("h"), .char("l"): return true
+        default: return false
+        }
+    }
 
     func handleKey(_ key: KeyEvent) -> Bool {
         guard !rows.isEmpty, key.modifiers.subtracting(.shift).isEmpty else { return false }

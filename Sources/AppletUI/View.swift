@@ -30,6 +30,8 @@ public protocol View {
 
 extension View {
     public func _makeNodes(_ context: ResolveContext, into nodes: inout [Node]) {
+        // `@FocusState` properties get their storage in the tree before `body` reads them.
+        ViewStateProperties.install(self, context)
         body._makeNodes(context, into: &nodes)
     }
 

@@ -10,6 +10,15 @@ import Terminal
 ///
 /// A host keeps one per pane. Keys go to the focused widget of the last frame drawn.
 ///
+/// Invariants:
+/// - The focus chain is the widgets of the last frame that take focus, in reading order, less
+///   those inside `.disabled()` or `.focusable(false)`; the focused widget is always in it
+///   (or none is focused).
+/// - `@FocusState`s bound with `.focused` say, after every frame and every focus move, which
+///   widget has focus; one set by the program moves focus on the next frame.
+/// - Exactly the `.task`s of the views in the last frame run (started after the frame that first
+///   held them), until `disappear()` or until the tree is freed.
+///
 /// ```swift
 /// let tree = ViewTree()
 /// var canvas = Canvas(size: Size(width: 40, height: 10))
@@ -19,10 +28,25 @@ import Terminal
 @MainActor
 public final class ViewTree {
     private var widgetStates: [ViewID: Any] = [:]
-    private var focusables: [any FocusableNode] = []
+    /// The focus chain of the last frame, in reading order: what Tab moves through.
+    private(set) var focusables: [any FocusableNode] = []
+    /// Every widget of the last frame that takes input, in reading order: the focus chain plus
+    /// the widgets `.focusable(false)` took out of it (they still take clicks).
+    private var inputWidgets: [any FocusableNode] = []
+    /// Widgets `.focusable(false)` took out of the focus chain in the frame being (or last) drawn.
+    private var unfocusableIDs: Set<ViewID> = []
+    /// `.focused` bindings of the frame being (or last) drawn, in reading order.
+    private var focusBindings: [FocusBinding] = []
+    /// `.defaultFocus` choices of the frame being (or last) drawn, outermost last.
+    private var defaultFocusChoices: [DefaultFocusChoice] = []
+    /// `.task` modifiers met while evaluating the frame being drawn, in reading order.
+    private var taskRegistrations: [TaskRegistration] = []
+    /// The tasks started for views in the tree, by the identity of their `.task` modifier.
+    private var runningTasks: [TaskKey: RunningTask] = [:]
     private var root: Node?
-    /// The focused widget, if any. New trees focus the first focusable widget; after
-    /// `resignFocus()` (Esc in a text field) none has focus until Tab, a click or `focus(_:)`.
+    /// The focused widget, if any. New trees focus the first focusable widget (or the one a
+    /// `.defaultFocus` names); after `resignFocus()` (Esc in a text field) none has focus until
+    /// Tab, a click, `focus(_:)` or a `@FocusState` gives it to one.
     public private(set) var focusedID: ViewID?
     /// Set by `resignFocus()`: the pane itself has the keyboard, so a frame must not focus the
     /// first widget again.
@@ -40,6 +64,10 @@ public final class ViewTree {
     public var clock: @MainActor () -> ContinuousClock.Instant = { ContinuousClock.now }
 
     public init() {}
+
+    isolated deinit {
+        for running in runningTasks.values { running.task.cancel() }
+    }
 
     // MARK: Incremental frames
 
@@ -102,28 +130,53 @@ public final class ViewTree {
     public func requestAnimationFrame() { needsAnimationFrame = true }
 
     /// Evaluates `view`, lays it out in `rect` and draws it on `canvas`.
+    ///
+    /// After drawing, the `.task` modifiers of the views in the frame are brought up to date:
+    /// tasks of views that appeared start, tasks of views that are gone are cancelled, and a task
+    /// whose `id` changed is cancelled and started again.
     /// - Parameter isActive: whether this pane has the keyboard; focus is only shown when it has.
     public func render<V: View>(_ view: V, in rect: Rect, on canvas: inout Canvas, isActive: Bool = true) {
         frameTime = clock()
         needsAnimationFrame = false
         keyHandlers.removeAll(keepingCapacity: true)
+        focusBindings.removeAll(keepingCapacity: true)
+        defaultFocusChoices.removeAll(keepingCapacity: true)
+        unfocusableIDs.removeAll(keepingCapacity: true)
+        taskRegistrations.removeAll(keepingCapacity: true)
         let node = view.makeSingleNode(ResolveContext(tree: self))
+        // Before layout, so that a scroll view brings a widget focused by its state into view.
+        let request = applyFocusStateRequest()
         node.place(in: rect)
         root = node
         focusables.removeAll(keepingCapacity: true)
+        inputWidgets.removeAll(keepingCapacity: true)
         collectFocusables(node)
-        if focusedID == nil ? !focusResigned : !focusables.contains(where: { $0.focusID == focusedID }) {
-            focusedID = focusables.first?.focusID
+        if let request, focusedID == request.id, !isInFocusChain(request.id) {
+            // The widget the state asked for cannot take focus: focus stays where it was.
+            (focusedID, focusResigned) = (request.previous, request.wasResigned)
         }
+        if focusedID == nil ? !focusResigned : !isInFocusChain(focusedID) {
+            focusedID = defaultFocusTarget() ?? focusables.first?.focusID
+        }
+        writeFocusStates()
         for f in focusables { f.isFocused = isActive && f.focusID == focusedID }
         node.draw(in: &canvas, clip: rect)
+        // After drawing: a list builds the rows on screen (and their tasks) while it draws.
+        updateTasks()
     }
 
     private func collectFocusables(_ node: Node) {
         // Disabled widgets take neither focus nor input; hidden ones have no nodes at all.
         if node is DisabledNode { return }
-        if let f = node as? any FocusableNode, f.acceptsFocus { focusables.append(f) }
+        if let f = node as? any FocusableNode, f.acceptsFocus {
+            inputWidgets.append(f)
+            if !unfocusableIDs.contains(f.focusID) { focusables.append(f) }
+        }
         for child in node.children { collectFocusables(child) }
+    }
+
+    private func isInFocusChain(_ id: ViewID?) -> Bool {
+        focusables.contains { $0.focusID == id }
     }
 
     /// Sends pasted text to the focused widget; false if it does not take text.
@@ -137,6 +190,17 @@ public final class ViewTree {
     /// Whether the focused widget takes typed text (then printable keys are not commands).
     public var focusedWidgetTakesText: Bool { focusedWidget?.takesTextInput ?? false }
 
+    /// Whether the focused widget would take `key` itself (see `FocusableNode.usesKey`): a
+    /// command on that key does not run while it has focus.
+    ///
+    /// ```swift
+    /// tree.focusedWidgetUses(KeyEvent(.char("r")))   // true while a sortable Table has focus
+    /// ```
+    public func focusedWidgetUses(_ key: KeyEvent) -> Bool {
+        guard let widget = focusedWidget else { return false }
+        return widget.takesTextInput ? !key.modifiers.contains(.ctrl) : widget.usesKey(key)
+    }
+
     private var focusedWidget: (any FocusableNode)? {
         guard let id = focusedID else { return nil }
         return focusables.first { $0.focusID == id }
@@ -145,9 +209,9 @@ public final class ViewTree {
     /// Focuses the widget with this identity if it is in the last frame; false if not.
     @discardableResult
     public func focus(_ id: ViewID) -> Bool {
-        guard focusables.contains(where: { $0.focusID == id }) else { return false }
+        guard isInFocusChain(id) else { return false }
         focusResigned = false
-        if focusedID != id { focusedID = id; invalidate() }
+        if focusedID != id { focusedID = id; writeFocusStates(); invalidate() }
         return true
     }
 
@@ -157,6 +221,7 @@ public final class ViewTree {
         focusResigned = true
         guard focusedID != nil else { return }
         focusedID = nil
+        writeFocusStates()
         invalidate()
     }
 
@@ -197,14 +262,15 @@ public final class ViewTree {
     /// wherever the pointer goes (a split view's divider being dragged).
     private var capturedID: ViewID?
 
-    /// Sends a mouse event to the widget under it (a press also focuses it); false if none took it.
+    /// Sends a mouse event to the widget under it (a press also focuses it, unless
+    /// `.focusable(false)` took it out of the focus chain); false if none took it.
     /// A wheel event a widget does not take goes on to the widgets around it (a button inside a
     /// scroll view lets the scroll view scroll).
     @discardableResult
     public func handleMouse(_ mouse: MouseEvent) -> Bool {
         switch mouse.kind {
         case .drag, .release:
-            if let id = capturedID, let target = focusables.first(where: { $0.focusID == id }) {
+            if let id = capturedID, let target = inputWidgets.first(where: { $0.focusID == id }) {
                 if case .release = mouse.kind { capturedID = nil }
                 let taken = target.handleMouse(mouse)
                 if taken { invalidate() }
@@ -212,14 +278,17 @@ public final class ViewTree {
             }
         default: break
         }
-        let hits = focusables.filter { $0.frame.contains(mouse.position) }
+        let hits = inputWidgets.filter { $0.frame.contains(mouse.position) }
         guard let target = hits.last else { return false }
         if case .press = mouse.kind {
-            focusResigned = false
             capturedID = target.focusID
-            if focusedID != target.focusID {
-                focusedID = target.focusID
-                invalidate()
+            if !unfocusableIDs.contains(target.focusID) {
+                focusResigned = false
+                if focusedID != target.focusID {
+                    focusedID = target.focusID
+                    writeFocusStates()
+                    invalidate()
+                }
             }
         }
         var taken = target.handleMouse(mouse)
@@ -247,6 +316,7 @@ public final class ViewTree {
             next = (next + focusables.count) % focusables.count
         }
         focusedID = focusables[next].focusID
+        writeFocusStates()
         invalidate()
         return true
     }
@@ -255,6 +325,7 @@ public final class ViewTree {
     public func focusEdge(first: Bool) {
         focusResigned = false
         focusedID = (first ? focusables.first : focusables.last)?.focusID
+        writeFocusStates()
         invalidate()
     }
 
@@ -263,6 +334,111 @@ public final class ViewTree {
 
     /// How many widgets can take focus in the last frame.
     public var focusableCount: Int { focusables.count }
+
+    // MARK: Focus state
+
+    /// Adds a `.focused` binding of the frame being drawn.
+    func addFocusBinding(_ binding: FocusBinding) { focusBindings.append(binding) }
+
+    /// Adds a `.defaultFocus` choice of the frame being drawn.
+    func addDefaultFocus(_ choice: DefaultFocusChoice) { defaultFocusChoices.append(choice) }
+
+    /// Takes every widget in `node` out of the focus chain of the frame being drawn.
+    func removeFromFocusChain(_ node: Node) {
+        if let f = node as? any FocusableNode { unfocusableIDs.insert(f.focusID) }
+        for child in node.children { removeFromFocusChain(child) }
+    }
+
+    /// Focuses the widget a program asked for by setting a `@FocusState` since the last frame
+    /// (or takes focus away when it set the state to `nil`/`false` while one of its widgets had
+    /// focus). Returns the request, so that it can be undone if that widget cannot take focus.
+    private func applyFocusStateRequest() -> (id: ViewID, previous: ViewID?, wasResigned: Bool)? {
+        var release = false
+        for binding in focusBindings where binding.storage.changedByProgram {
+            if binding.isChosen() {
+                let request = (id: binding.focusID, previous: focusedID, wasResigned: focusResigned)
+                focusedID = binding.focusID
+                focusResigned = false
+                return request
+            }
+            if binding.storage.holdsEmptyValue, binding.focusID == focusedID { release = true }
+        }
+        if release {
+            focusedID = nil
+            focusResigned = true
+        }
+        return nil
+    }
+
+    /// The widget a `.defaultFocus` names, if it is in the focus chain.
+    private func defaultFocusTarget() -> ViewID? {
+        for choice in defaultFocusChoices {
+            for binding in focusBindings where binding.storage === choice.storage && binding.value == choice.value
+                && isInFocusChain(binding.focusID) {
+                return binding.focusID
+            }
+        }
+        return nil
+    }
+
+    /// Writes which widget has focus into the `@FocusState`s bound to widgets of the last frame:
+    /// the value of the focused widget's binding, the empty value (`nil`, `false`) for the others.
+    private func writeFocusStates() {
+        guard !focusBindings.isEmpty else { return }
+        var claimed: [any FocusStateSyncing] = []
+        if let focusedID {
+            for binding in focusBindings where binding.focusID == focusedID && !claimed.contains(where: { $0 === binding.storage }) {
+                binding.write()
+                claimed.append(binding.storage)
+            }
+        }
+        for binding in focusBindings where !claimed.contains(where: { $0 === binding.storage }) {
+            binding.storage.writeEmptyValue()
+        }
+    }
+
+    // MARK: Tasks
+
+    /// Adds a `.task` met while evaluating the frame being drawn.
+    func addTask(_ registration: TaskRegistration) { taskRegistrations.append(registration) }
+
+    /// Starts the tasks of views new in this frame, restarts those whose id changed and cancels
+    /// those whose views are gone. A view met twice in one frame keeps one task.
+    private func updateTasks() {
+        var seen = Set<TaskKey>()
+        for registration in taskRegistrations where seen.insert(registration.key).inserted {
+            if let running = runningTasks[registration.key] {
+                if registration.hasSameID(running.id) { continue }
+                running.task.cancel()
+            }
+            runningTasks[registration.key] = RunningTask(id: registration.id, task: registration.start())
+        }
+        taskRegistrations.removeAll(keepingCapacity: true)
+        let gone = runningTasks.keys.filter { !seen.contains($0) }
+        for key in gone {
+            runningTasks.removeValue(forKey: key)?.task.cancel()
+        }
+    }
+
+    /// How many `.task`s the tree has started and not cancelled (finished ones count until
+    /// their views go away).
+    var taskCount: Int { runningTasks.count }
+
+    /// Tells the tree that it is no longer shown (its tab was switched away, its pane removed):
+    /// every task started by a `.task` modifier is cancelled. The next render draws the view again
+    /// and starts the tasks anew, as for views that appeared. Freeing the tree cancels them too.
+    ///
+    /// ```swift
+    /// tree.render(screen, in: paneRect, on: &frame)   // the screen's tasks start
+    /// tree.disappear()                                // its tab was switched away: cancelled
+    /// tree.render(screen, in: paneRect, on: &frame)   // shown again: they start anew
+    /// ```
+    public func disappear() {
+        for running in runningTasks.values { running.task.cancel() }
+        runningTasks.removeAll()
+        // The next `renderIfNeeded` must evaluate the view again to start the tasks.
+        needsRender = true
+    }
 
     // MARK: Widget state
 
