@@ -34,6 +34,8 @@ import Terminal
 public protocol AppletApp {
     /// The app's own command-line options (none by default).
     associatedtype Options: ParsableArguments & Sendable = NoOptions
+    /// The app's status bar (none by default).
+    associatedtype StatusBar: View = EmptyView
 
     init()
 
@@ -54,9 +56,26 @@ public protocol AppletApp {
     /// The parsed `Options`, set before `prepare()` and `tabs` are used.
     var options: Options { get set }
 
+    /// Installs the app's services, once, before `prepare()` and `tabs`: the one place that says
+    /// which HTTP client, clock or model every applet gets (through `@AppDependency`).
+    ///
+    /// ```swift
+    /// func dependencies(_ dependencies: inout Dependencies) {
+    ///     dependencies.http = URLSessionClient(baseURL: options.server)
+    /// }
+    /// ```
+    @MainActor func dependencies(_ dependencies: inout Dependencies)
+
     /// Called once storage and logging are set up, before the terminal is taken over (start
     /// timers, open files). A thrown error ends the app with its description and status 1.
     @MainActor func prepare() throws
+
+    /// A line between the panes and the footer, drawn from the store like any view.
+    ///
+    /// ```swift
+    /// var statusBar: some View { SyncStatusView() }   // "● synced 12:04   3 unread"
+    /// ```
+    @MainActor @ViewBuilder var statusBar: StatusBar { get }
 
     /// The tabs, left to right.
     @MainActor var tabs: [Tab] { get }
@@ -75,6 +94,7 @@ extension AppletApp {
     public static var subcommands: [any ParsableCommand.Type] { [] }
     public static var themes: [String: Theme] { Theme.builtIn }
     @MainActor public func prepare() throws {}
+    @MainActor public func dependencies(_ dependencies: inout Dependencies) {}
 
     /// Parses the command line, runs the app and exits with its status (see `AppletApp`).
     public static func main() async {
@@ -92,6 +112,10 @@ extension AppletApp {
             AppletAppCommand<Self>.exit(withError: error)
         }
     }
+}
+
+extension AppletApp where StatusBar == EmptyView {
+    @MainActor public var statusBar: EmptyView { EmptyView() }
 }
 
 extension AppletApp where Options == NoOptions {
@@ -179,6 +203,9 @@ public struct AppletAppCommand<App: AppletApp>: AsyncParsableCommand {
 
         var app = App()
         app.options = options
+        var dependencies = Dependencies(Application.current)
+        app.dependencies(&dependencies)
+        defer { withExtendedLifetime(dependencies) {} }
         do {
             try app.prepare()
         } catch {
@@ -204,6 +231,7 @@ public struct AppletAppCommand<App: AppletApp>: AsyncParsableCommand {
                                       theme: App.themes[standard.theme] ?? .dark, animations: !standard.noAnimation,
                                       keymap: keymap)
             host.showsRoutingTrace = standard.debugKeys
+            if App.StatusBar.self != EmptyView.self { host.statusBar = AnyView(app.statusBar) }
             log.info("started", metadata: ["version": "\(App.version)", "state": "\(storage.directory)"])
             // A broken keymap or clashing keys: the defaults stay; the user hears once, and the log keeps it all.
             let problems = keymapIssues.map(\.description) + host.keyProblems()
@@ -262,13 +290,13 @@ public struct AppletKeysCommand<App: AppletApp>: AsyncParsableCommand {
     @Flag(name: .long, help: "Report keys bound twice, chords that shadow a key, and problems in the keymap file; exit 1 if any.")
     public var check = false
 
-    @Option(name: .long, help: ArgumentHelp("The keymap file to apply (default: the app's keys.toml).", valueName: "path"))
-    public var keymap: String?
+    /// The app's own command line: its `--keymap` (given before or after `keys`) is the file checked.
+    @ParentCommand var app: AppletAppCommand<App>
 
     public init() {}
 
     public mutating func run() async throws {
-        let status = await Self.report(check: check, keymapOption: keymap)
+        let status = await Self.report(check: check, keymapOption: app.standard.keymap)
         if status != 0 { throw ExitCode(status) }
     }
 

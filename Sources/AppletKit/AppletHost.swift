@@ -45,8 +45,10 @@ public final class AppletHost {
     private var focusedPane: [Int]
     private var trees: [[ViewTree]]
     private let terminal: any Terminal
-    private var needsDisplay = true
-    private var frameScheduled = false
+    /// Decides when a frame is drawn (`setNeedsDisplay`, the animation clock).
+    private lazy var frames = FrameScheduler(animationInterval: Self.animationFrameInterval) { [unowned self] in
+        self.terminal.present(self.drawFrame())
+    }
     private var quitContinuation: CheckedContinuation<Void, Never>?
     public private(set) var isRunning = false
     /// Whether the help overlay (`?`) is open.
@@ -77,7 +79,37 @@ public final class AppletHost {
     public let animationsEnabled: Bool
     /// How often the frame clock ticks while something animates.
     public static let animationFrameInterval = Duration.milliseconds(33)
-    private var animationFrameScheduled = false
+    /// The app's services as installed by `dependencies(_:)`, kept for the host's life.
+    private var installedDependencies: Dependencies?
+
+    /// Installs the app's services in one place, before the first frame: the values every applet
+    /// reads through `@AppDependency`. Calling it again adds to (and may replace) what is there.
+    ///
+    /// ```swift
+    /// let host = try AppletHost(tabs: tabs)
+    /// host.dependencies {
+    ///     $0.http = URLSessionClient(baseURL: server)
+    ///     $0.clock = SystemAppClock()
+    /// }
+    /// try await host.run()
+    /// ```
+    @discardableResult
+    public func dependencies(_ install: (inout Dependencies) -> Void) -> Self {
+        var dependencies = installedDependencies ?? Dependencies(application)
+        install(&dependencies)
+        installedDependencies = dependencies
+        redrawAll()
+        return self
+    }
+
+    /// The app's own status bar (drawn from the store, between the panes and the footer), if any.
+    ///
+    /// ```swift
+    /// host.statusBar = AnyView(SyncStatusView())   // e.g. "● synced 12:04   3 unread"
+    /// ```
+    public var statusBar: AnyView? {
+        didSet { setNeedsDisplay() }
+    }
 
     /// The smallest screen the layout fits in; below it the host shows a short message instead.
     public static let minimumSize = Size(width: 20, height: 5)
@@ -147,6 +179,8 @@ public final class AppletHost {
         // Colours are known only once the terminal has started.
         let resolved = theme.resolved(for: terminal.colorSupport)
         modals.theme = resolved
+        chromeTree.theme = resolved
+        statusTree.theme = resolved
         modals.onChange = { [weak self] in self?.setNeedsDisplay() }
         for (tab, panes) in trees.enumerated() {
             for tree in panes {
@@ -159,14 +193,17 @@ public final class AppletHost {
                 }
             }
         }
-        needsDisplay = true
-        renderIfNeeded()
+        frames.isActive = true
+        frames.setNeedsDisplay()
+        frames.renderIfNeeded()
     }
 
     /// Ends the run: gives the terminal back, writes pending state to disk, and lets `run()` return.
     public func quit() {
         guard isRunning else { return }
         isRunning = false
+        frames.isActive = false
+        for tree in trees.joined() { tree.disappear() }
         chordTimer.cancel()
         modals.cancelTimers()
         terminal.stop()
@@ -326,6 +363,9 @@ public final class AppletHost {
             for conflict in registry.conflicts() where seen.insert(conflict.description).inserted {
                 problems.append("tab \(tab + 1): \(conflict)")
             }
+            for (id, titles) in registry.duplicateIDs() where seen.insert(id).inserted {
+                problems.append("tab \(tab + 1): \(titles.count) commands have the id \(id) (\(titles.joined(separator: ", "))); give them ids of their own")
+            }
         }
         return problems
     }
@@ -371,11 +411,11 @@ public final class AppletHost {
             return
         }
         if mouse.position.y == 0, case .press(.left) = mouse.kind {
-            if let index = tabBarHits.firstIndex(where: { $0.contains(mouse.position.x) }) { select(tab: index) }
+            if let index = TabBarView.hitRanges(titles: tabs.map(\.title)).firstIndex(where: { $0.contains(mouse.position.x) }) { select(tab: index) }
             return
         }
         if needsLayout { layOutSelectedTab() }
-        let rects = paneRects(in: terminal.size)
+        let rects = paneLayout(in: terminal.size).rects
         // Drags and the release go to the pane the button went down in, wherever the pointer is.
         var captured: Int?
         switch mouse.kind {
@@ -410,6 +450,8 @@ public final class AppletHost {
     /// Selects a tab (0-based); out-of-range indexes are ignored.
     public func select(tab index: Int) {
         guard tabs.indices.contains(index), index != selectedTab else { return }
+        // The tab going away is no longer shown: its views' tasks end (and start again on return).
+        for tree in trees[selectedTab] { tree.disappear() }
         selectedTab = index
         // The store says which tab is up, so it comes back after a restart and applets can switch.
         let id = tabs[index].id
@@ -461,15 +503,7 @@ public final class AppletHost {
 
     /// Asks for a frame on the next turn of the main queue; many calls in one turn draw once.
     public func setNeedsDisplay() {
-        needsDisplay = true
-        guard !frameScheduled, isRunning else { return }
-        frameScheduled = true
-        DispatchQueue.main.async { [weak self] in
-            MainActor.assumeIsolated {
-                self?.frameScheduled = false
-                self?.renderIfNeeded()
-            }
-        }
+        frames.setNeedsDisplay()
     }
 
     /// Evaluates every pane of the selected tab again on the next frame, whether or not the state
@@ -480,26 +514,11 @@ public final class AppletHost {
     }
 
     /// Whether a frame is wanted and not yet drawn (the test harness waits for none to be).
-    package var hasPendingFrame: Bool { isRunning && (needsDisplay || frameScheduled) }
+    package var hasPendingFrame: Bool { frames.hasPendingFrame }
 
     /// Draws a frame now if anything changed since the last one (tests call this after events).
     public func renderIfNeeded() {
-        guard needsDisplay, isRunning else { return }
-        needsDisplay = false
-        terminal.present(drawFrame())
-    }
-
-    /// The frame clock: while a transition runs, a frame every `animationFrameInterval`.
-    private func scheduleAnimationFrame() {
-        guard !animationFrameScheduled, isRunning else { return }
-        animationFrameScheduled = true
-        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(33)) { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self else { return }
-                self.animationFrameScheduled = false
-                self.setNeedsDisplay()
-            }
-        }
+        frames.renderIfNeeded()
     }
 
     /// Evaluates and lays out the selected tab without showing it, so that keys arriving in the
@@ -548,7 +567,7 @@ public final class AppletHost {
         lastChrome = currentChrome
         renderedTab = selectedTab
         renderedLayout = Application.withCurrent(application) { layoutKey }
-        if trees[selectedTab].contains(where: \.needsAnimationFrame) { scheduleAnimationFrame() }
+        if trees[selectedTab].contains(where: \.needsAnimationFrame) { frames.scheduleAnimationFrame() }
         // A change on another thread while the frame was evaluated is in neither the frame nor the
         // observation that starts only now: draw once more. (The store tells observers only after
         // a value is stored, so a redraw they trigger never reads the old value.)
@@ -559,7 +578,6 @@ public final class AppletHost {
         return frame
     }
 
-    private var tabBarHits: [Range<Int>] = []
     /// The tab the last frame showed.
     private var renderedTab = -1
     /// `layoutKey` when the last frame was drawn.
@@ -586,32 +604,54 @@ public final class AppletHost {
     private func draw(on canvas: inout Canvas) {
         let size = canvas.size
         guard size.width >= Self.minimumSize.width, size.height >= Self.minimumSize.height else {
-            drawTooSmall(on: &canvas)
+            chromeTree.render(TooSmallView(size: size, minimum: Self.minimumSize), in: Rect(origin: .zero, size: size), on: &canvas)
             return
         }
         _ = application.tabRouter.value   // observed: an applet may select a tab
-        drawTabBar(on: &canvas)
-        let rects = paneRects(in: size)
+        chromeTree.render(TabBarView(titles: tabs.map(\.title), selected: selectedTab),
+                          in: Rect(x: 0, y: 0, width: size.width, height: 1), on: &canvas)
+        let layout = paneLayout(in: size)
         let tab = tabs[selectedTab]
         let modalUp = modals.topModal(focusedApplet: activeApplet) != nil
         for (i, applet) in tab.panes.enumerated() {
             let tree = trees[selectedTab][i]
             let isActive = i == focusedPane[selectedTab] && !modalUp
             if let navigating = applet as? any NavigationApplet {
-                tree.renderIfNeeded(navigating.stackView, in: rects[i], on: &canvas, isActive: isActive)
+                tree.renderIfNeeded(navigating.stackView, in: layout.rects[i], on: &canvas, isActive: isActive)
             } else {
-                tree.renderIfNeeded(applet, in: rects[i], on: &canvas, isActive: isActive)
+                tree.renderIfNeeded(applet, in: layout.rects[i], on: &canvas, isActive: isActive)
             }
         }
-        drawSplitLines(rects, on: &canvas)
-        modals.drawSheets(panes: Array(zip(tab.panes, rects)), on: &canvas)
+        layout.drawDividers(with: chromeTree, on: &canvas)
+        modals.drawSheets(panes: Array(zip(tab.panes, layout.rects)), on: &canvas)
+        if let statusBar {
+            let y = size.height - 2
+            canvas.fill(Rect(x: 0, y: y, width: size.width, height: 1))
+            statusTree.render(statusBar, in: Rect(x: 0, y: y, width: size.width, height: 1), on: &canvas)
+        }
         drawFooter(on: &canvas)
         showStoreIssues()
-        modals.drawToasts(above: size.height - (showsRoutingTrace ? 2 : 1), width: size.width, on: &canvas)
-        if showsRoutingTrace { drawRoutingTrace(on: &canvas) }
+        modals.drawToasts(above: layout.area.maxY, width: size.width, on: &canvas)
+        if showsRoutingTrace, let trace = lastRoutingTrace {
+            chromeTree.render(RoutingTraceLine(summary: trace.summary, width: size.width),
+                              in: Rect(x: 0, y: layout.area.maxY - 1, width: size.width, height: 1), on: &canvas)
+        }
         modals.drawConfirmation(in: Rect(x: 0, y: 1, width: size.width, height: size.height - 2), on: &canvas)
         if isShowingHelp { drawHelp(on: &canvas) }
         if let palette { drawPalette(palette, on: &canvas) }
+    }
+
+    /// Draws the host's own views (tab bar, dividers, footer): their widgets hold no state.
+    private let chromeTree = ViewTree()
+    /// Draws the app's status bar.
+    private let statusTree = ViewTree()
+
+    /// Where the selected tab's panes go: between the tab bar and the status bar (if any) and
+    /// the footer.
+    private func paneLayout(in size: Size) -> PaneLayout {
+        let bottom = 1 + (statusBar == nil ? 0 : 1)
+        let area = Rect(x: 0, y: 1, width: size.width, height: max(0, size.height - 1 - bottom))
+        return PaneLayout(panes: tabs[selectedTab].panes.count, split: tabs[selectedTab].split, in: area)
     }
 
     // MARK: Store problems
@@ -628,138 +668,21 @@ public final class AppletHost {
         issuesShown = issues.count
     }
 
-    /// `--debug-keys`: how the last key was routed, on the line above the footer.
-    private func drawRoutingTrace(on canvas: inout Canvas) {
-        guard let trace = lastRoutingTrace else { return }
-        let y = canvas.size.height - 2
-        let style = Style(attributes: [.dim, .reverse])
-        canvas.fill(Rect(x: 0, y: y, width: canvas.size.width, height: 1), with: .blank(style))
-        canvas.write(" keys: \(trace.summary)".truncated(toColumns: canvas.size.width, ellipsis: true), at: Point(x: 0, y: y), style: style)
-    }
-
-    private func drawTooSmall(on canvas: inout Canvas) {
-        let s = canvas.size
-        let lines = ["Terminal too small", "\(s.width)x\(s.height), need \(Self.minimumSize.width)x\(Self.minimumSize.height)", "Enlarge it or press q"]
-        let top = max(0, (s.height - lines.count) / 2)
-        for (i, line) in lines.enumerated() where top + i < s.height {
-            let shown = line.truncated(toColumns: s.width, ellipsis: true)
-            canvas.write(shown, at: Point(x: max(0, (s.width - shown.terminalWidth) / 2), y: top + i), style: Style(attributes: i == 0 ? .bold : []))
-        }
-    }
-
-    private static let tabBarStyle = Style(attributes: .underline)
-    private static let selectedTabStyle = Style(foreground: .cyan, attributes: [.reverse, .bold])
-
-    private func drawTabBar(on canvas: inout Canvas) {
-        let width = canvas.size.width
-        canvas.fill(Rect(x: 0, y: 0, width: width, height: 1), with: .blank(Self.tabBarStyle))
-        var x = 0
-        tabBarHits.removeAll(keepingCapacity: true)
-        for (i, tab) in tabs.enumerated() {
-            let label = " \(i + 1) \(tab.title) "
-            let style = i == selectedTab ? Self.selectedTabStyle : Self.tabBarStyle
-            let used = canvas.write(label, at: Point(x: x, y: 0), style: style)
-            tabBarHits.append(x..<(x + used))
-            x += used
-            if x < width { canvas.put("│", at: Point(x: x, y: 0), style: Self.tabBarStyle.merged(with: Style(attributes: .dim))) }
-            x += 1
-        }
-    }
-
-    private func paneRects(in size: Size) -> [Rect] {
-        let area = Rect(x: 0, y: 1, width: size.width, height: max(0, size.height - 2))
-        let tab = tabs[selectedTab]
-        let n = tab.panes.count
-        guard n > 1 else { return [area] }
-        // Split with a one-cell line between panes.
-        let total = (tab.split == .horizontal ? area.width : area.height) - (n - 1)
-        var rects: [Rect] = []
-        var offset = 0
-        for i in 0..<n {
-            let length = total / n + (i < total % n ? 1 : 0)
-            if tab.split == .horizontal {
-                rects.append(Rect(x: area.x + offset, y: area.y, width: max(0, length), height: area.height))
-            } else {
-                rects.append(Rect(x: area.x, y: area.y + offset, width: area.width, height: max(0, length)))
-            }
-            offset += length + 1
-        }
-        return rects
-    }
-
-    private func drawSplitLines(_ rects: [Rect], on canvas: inout Canvas) {
-        let style = Style(attributes: .dim)
-        for r in rects.dropLast() {
-            if tabs[selectedTab].split == .horizontal {
-                canvas.fill(Rect(x: r.maxX, y: r.minY, width: 1, height: r.height), with: Cell("│", style: style))
-            } else {
-                canvas.fill(Rect(x: r.minX, y: r.maxY, width: r.width, height: 1), with: Cell("─", style: style))
-            }
-        }
-    }
-
-    private static let footerKeyStyle = Style(attributes: [.reverse, .bold])
-
-    /// The keys that work right now, from the registry: the focused applet's footer commands,
-    /// then the host's (tabs, focus, help, quit). A key the focused text field would type is left
-    /// out: it does not reach its command.
-    private var activeBindings: [(key: String, title: String, applet: Bool)] {
-        let registry = activeRegistry()
-        let typing = activeTree.focusedWidgetTakesText
-        func reachable(_ entry: CommandRegistry.Entry) -> Bool {
-            guard let first = entry.keys.first, entry.isEnabled else { return false }
-            if typing, !entry.command.isPriority, case .char = first.keys[0].code,
-               first.keys[0].modifiers.isDisjoint(with: [.ctrl, .alt]) { return false }
-            return true
-        }
-        var items = registry.entries
-            .filter { [.sheet, .applet, .navigation].contains($0.scope) && $0.command.showsInFooter && reachable($0) }
-            .map { (key: $0.keyLabel, title: $0.title, applet: true) }
-        if registry.entries.contains(where: { $0.scope == .sheet }) { return items }
-        func host(_ id: String) -> CommandRegistry.Entry? { registry.entry(id: id).flatMap { reachable($0) ? $0 : nil } }
-        if tabs.count > 1 {
-            let count = min(9, tabs.count)
-            let digits = (1...count).allSatisfy { n in host("host.tab-\(n)")?.keys.first == KeySequence("\(n)") }
-            if digits { items.append((key: "1-\(count)", title: "Tab", applet: false)) }
-            if let next = host("host.next-tab"), let previous = host("host.previous-tab") {
-                items.append((key: "\(next.keyLabel)/\(previous.keyLabel)", title: "Next/Prev", applet: false))
-            }
-        }
-        if let focus = host("host.focus-next") { items.append((key: focus.keyLabel, title: "Focus", applet: false)) }
-        if let help = host("host.help") { items.append((key: help.keyLabel, title: "Help", applet: false)) }
-        if let quit = host("host.quit") { items.append((key: quit.keyLabel, title: "Quit", applet: false)) }
-        // In a text field the way out is the one key worth advertising.
-        if typing { items.append((key: "Esc", title: "Leave field", applet: false)) }
-        return items
-    }
-
-    /// The footer: the keys that work right now, as many as fit. The last two (help and quit)
-    /// always stay, at the end; what does not fit is dropped before them (the help overlay lists
-    /// it all). While a chord waits for its next key, the footer says so instead.
+    /// The footer: the keys that reach their command now, or the pending chord.
     private func drawFooter(on canvas: inout Canvas) {
-        let y = canvas.size.height - 1
-        let width = canvas.size.width
-        canvas.fill(Rect(x: 0, y: y, width: width, height: 1))
+        let size = canvas.size
+        let view: FooterView
         if let pending = router.pendingChord {
-            var x = canvas.write(pending + " …", at: Point(x: 0, y: y), style: Self.footerKeyStyle)
-            x += canvas.write("  waiting for the next key of the chord (another key cancels)", at: Point(x: x, y: y))
-            return
+            view = FooterView(pendingChord: pending, width: size.width)
+        } else {
+            let tree = activeTree
+            let items = FooterItem.items(registry: activeRegistry(), tabCount: tabs.count, typing: tree.focusedWidgetTakesText,
+                                         consumes: { tree.focusedWidgetUses($0) })
+            view = FooterView(items: items, width: size.width)
         }
-        let items = activeBindings
-        func length(_ item: (key: String, title: String, applet: Bool)) -> Int { item.key.terminalWidth + 1 + item.title.terminalWidth + 2 }
-        let kept = items.suffix(2)
-        var budget = width - kept.reduce(0) { $0 + length($1) } + 2
-        var shown: [(key: String, title: String, applet: Bool)] = []
-        for item in items.dropLast(2) where length(item) <= budget {
-            shown.append(item)
-            budget -= length(item)
-        }
-        var x = 0
-        for item in shown + kept {
-            if x + item.key.terminalWidth + 1 + item.title.terminalWidth > width { break }
-            x += canvas.write(item.key, at: Point(x: x, y: y), style: Self.footerKeyStyle)
-            x += canvas.write(" " + item.title + "  ", at: Point(x: x, y: y))
-        }
+        let rect = Rect(x: 0, y: size.height - 1, width: size.width, height: 1)
+        canvas.fill(rect)
+        chromeTree.render(view, in: rect, on: &canvas)
     }
 
     /// Keys that are not commands, listed in help.
@@ -770,7 +693,9 @@ public final class AppletHost {
 
     /// The help overlay: every command of the registry, grouped by scope, in a box over the panes.
     private func drawHelp(on canvas: inout Canvas) {
-        let view = CommandHelpView(title: "Keys: \(tabs[selectedTab].title)", registry: activeRegistry(), fixed: Self.fixedHelpRows)
+        let tree = activeTree
+        let view = CommandHelpView(title: "Keys: \(tabs[selectedTab].title)", registry: activeRegistry(), fixed: Self.fixedHelpRows,
+                                   widgetTakes: { tree.focusedWidgetUses($0) })
         drawOverlay(view, wanted: view.idealSize, on: &canvas, tree: helpTree)
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Terminal
 
 /// Something the user can do, as data: a stable id, a title, its default keys, whether it can run
@@ -90,9 +91,11 @@ public struct Command: Sendable {
         explicitID ?? "\(owner).\(Self.slug(title))"
     }
 
-    /// "Delete note" → "delete-note": lower case letters and digits, words joined by `-`.
+    /// "Delete note" → "delete-note": lower case letters and digits, words joined by `-`; a `+`
+    /// is the word "plus", so "Goal+5" and "Goal-5" stay apart.
     static func slug(_ title: String) -> String {
-        let words = title.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber) })
+        let spelled = title.lowercased().replacingOccurrences(of: "+", with: " plus ")
+        let words = spelled.split(whereSeparator: { !($0.isLetter || $0.isNumber) })
         return words.isEmpty ? "command" : words.joined(separator: "-")
     }
 }

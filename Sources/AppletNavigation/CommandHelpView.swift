@@ -4,6 +4,7 @@ import Terminal
 /// The help overlay (`?`): every command of the registry grouped by scope (the sheet's, the
 /// applet's, the tab's, the app's), each with all its keys; disabled ones dimmed. It lists
 /// exactly what the registry holds, plus `fixed` rows for keys that are not commands (`Ctrl-C`).
+/// A command whose keys the focused widget takes first (`widgetTakes`) is dimmed and says so.
 ///
 /// ```swift
 /// CommandHelpView(title: "Keys: Notes", registry: registry, fixed: [("Ctrl-C", "Quit, always")])
@@ -12,11 +13,14 @@ public struct CommandHelpView: View {
     let title: String
     let registry: CommandRegistry
     let fixed: [(keys: String, title: String)]
+    let widgetTakes: (KeyEvent) -> Bool
 
-    public init(title: String, registry: CommandRegistry, fixed: [(keys: String, title: String)] = []) {
+    public init(title: String, registry: CommandRegistry, fixed: [(keys: String, title: String)] = [],
+                widgetTakes: @escaping (KeyEvent) -> Bool = { _ in false }) {
         self.title = title
         self.registry = registry
         self.fixed = fixed
+        self.widgetTakes = widgetTakes
     }
 
     struct Line: Identifiable {
@@ -36,7 +40,10 @@ public struct CommandHelpView: View {
             lines.append(Line(id: "scope.\(scope)", keys: "", title: scope.description, heading: true, enabled: true))
             for entry in entries {
                 let keys = entry.keys.isEmpty ? "—" : entry.keys.map(\.label).joined(separator: " ")
-                lines.append(Line(id: entry.id, keys: keys, title: entry.title, heading: false, enabled: entry.isEnabled))
+                // Every key of it goes to the focused widget first: it cannot run from here.
+                let taken = !entry.command.isPriority && !entry.keys.isEmpty && entry.keys.allSatisfy { widgetTakes($0.keys[0]) }
+                lines.append(Line(id: entry.id, keys: keys, title: taken ? "\(entry.title) (the focused widget takes this key)" : entry.title,
+                                  heading: false, enabled: entry.isEnabled && !taken))
             }
         }
         if !fixed.isEmpty {

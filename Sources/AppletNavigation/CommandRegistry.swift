@@ -80,6 +80,22 @@ public struct CommandRegistry: Sendable {
     /// Keys that cannot all work as registered: two commands of one owner on one key in one scope,
     /// and a key that is also the start of a chord (the chord always waits for its next key, so
     /// the single key never runs).
+    /// Ids that more than one command has (a keymap line could not say which it means), each
+    /// with the titles of the commands that share it, in registration order.
+    ///
+    /// ```swift
+    /// registry.duplicateIDs()   // [(id: "dash.goal", titles: ["Goal", "Goal!"])]
+    /// ```
+    public func duplicateIDs() -> [(id: String, titles: [String])] {
+        var titles: [String: [String]] = [:]
+        var order: [String] = []
+        for entry in entries {
+            if titles[entry.id] == nil { order.append(entry.id) }
+            titles[entry.id, default: []].append(entry.title)
+        }
+        return order.compactMap { id in titles[id]!.count > 1 ? (id, titles[id]!) : nil }
+    }
+
     public func conflicts() -> [KeyConflict] {
         var found: [KeyConflict] = []
         struct Slot: Hashable { let scope: CommandScope; let owner: String; let keys: KeySequence }

@@ -16,6 +16,18 @@ struct CommandRegistryTests {
         #expect(Command("d", "Delete note!") {}.id(owner: "notes") == "notes.delete-note")
         #expect(Command("x", "") {}.id(owner: "a") == "a.command")
         #expect(Command(id: "notes.remove", "Delete", keys: ["d"]) {}.id(owner: "notes") == "notes.remove")
+        // + is a word, so titles that differ only by it keep different ids.
+        #expect(Command(">", "Goal+5") {}.id(owner: "dash") == "dash.goal-plus-5")
+        #expect(Command("<", "Goal-5") {}.id(owner: "dash") == "dash.goal-5")
+    }
+
+    @Test("Two commands with one id are found, with their titles")
+    func duplicateIDs() {
+        var registry = CommandRegistry()
+        registry.register([Command("a", "Go!") {}, Command("b", "Go?") {}, Command("c", "Stop") {}], scope: .applet, owner: "x")
+        let duplicates = registry.duplicateIDs()
+        #expect(duplicates.count == 1)
+        #expect(duplicates.first?.id == "x.go" && duplicates.first?.titles == ["Go!", "Go?"])
     }
 
     @Test("Entries stay in scope order whatever the order of registration")

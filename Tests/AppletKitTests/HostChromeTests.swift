@@ -1,0 +1,158 @@
+@testable import AppletKit
+import AppletTesting
+import Dispatch
+import Testing
+
+extension Application {
+    /// A service the tests install in place of the declared one.
+    var greeter: Dependency<String> { dependency("declared greeter", feature: "HostTests") }
+}
+
+/// Shows what the app's greeter service says.
+struct GreeterApplet: Applet {
+    let id = "greeter"
+    let title = "Greeter"
+    @AppDependency(\.greeter) private var greeter
+    var body: some View { Text("Service: \(greeter)").padding(1) }
+}
+
+/// A status bar drawn from the store.
+struct TallyStatusBar: View {
+    @StoredState(\.tally) private var tally
+    var body: some View { Text(" ● \(tally.count) counted").themed(.muted) }
+}
+
+@Suite("Host chrome, layout and services")
+@MainActor
+struct HostChromeTests {
+    @Test func anAppsStatusBarSitsBetweenThePanesAndTheFooterAndFollowsTheStore() throws {
+        let h = try threeTabs(width: 60, height: 12)
+        #expect(!h.contains("counted"))
+        h.host.statusBar = AnyView(TallyStatusBar())
+        h.host.renderIfNeeded()
+        #expect(h.row(10) == " ● 0 counted")
+        #expect(h.row(11).hasPrefix("+ Up"), "the footer stays last")
+        h.press("+", "+")
+        #expect(h.row(10) == " ● 2 counted")
+        h.press("2")
+        #expect(h.row(10) == " ● 2 counted", "on every tab")
+    }
+
+    @Test func servicesAreInstalledOnceAndEveryAppletReadsThem() throws {
+        let h = try AppletTestHost(tabs: [Tab(GreeterApplet()), Tab(TallyApplet())], initialTab: 0, width: 60, height: 10)
+        #expect(h.contains("Service: declared greeter"))
+        h.host.dependencies { $0.greeter = "installed greeter" }
+        h.host.renderIfNeeded()
+        #expect(h.contains("Service: installed greeter"))
+        // The store sees it too, outside any view.
+        #expect(Application.withCurrent(h.application) { Application.dependency(\.greeter) } == "installed greeter")
+        // Another store (another app, another test) does not.
+        let other = Application()
+        #expect(Application.withCurrent(other) { Application.dependency(\.greeter) } == "declared greeter")
+    }
+
+    @Test func dependenciesEndWithTheValueThatMadeThem() {
+        let store = Application()
+        var dependencies = Dependencies(store)
+        dependencies.greeter = "first"
+        dependencies.greeter = "second"
+        #expect(dependencies.greeter == "second")
+        dependencies.removeAll()
+        #expect(Application.withCurrent(store) { Application.dependency(\.greeter) } == "declared greeter")
+    }
+
+    @Test func aClickOnATabLabelSelectsItAndTheBarUsesTheThemeAccent() throws {
+        let h = try threeTabs(width: 80, height: 12)
+        let ranges = TabBarView.hitRanges(titles: ["Tally", "Mirror", "Rows"])
+        #expect(ranges == [0..<9, 10..<20, 21..<29])
+        #expect(h.row(0).hasPrefix(" 1 Tally │ 2 Mirror │ 3 Rows │"))
+        h.click(at: Point(x: 25, y: 0))
+        #expect(h.host.selectedTab == 2)
+        h.click(at: Point(x: 9, y: 0))                 // the divider selects nothing
+        #expect(h.host.selectedTab == 2)
+        #expect(h.cell(x: 22, y: 0).style.attributes.contains(.reverse))
+        #expect(!h.cell(x: 1, y: 0).style.attributes.contains(.reverse))
+    }
+
+    @Test(arguments: [(1, 80), (2, 81), (3, 80), (4, 7), (5, 3)])
+    func paneLayoutTilesTheAreaExactly(panes: Int, length: Int) {
+        for split in [Axis.horizontal, .vertical] {
+            let area = split == .horizontal ? Rect(x: 2, y: 1, width: length, height: 5) : Rect(x: 2, y: 1, width: 5, height: length)
+            let layout = PaneLayout(panes: panes, split: split, in: area)
+            #expect(layout.rects.count == panes && layout.dividers.count == panes - 1)
+            var covered = 0
+            for rect in layout.rects + layout.dividers {
+                #expect(rect.width >= 0 && rect.height >= 0)
+                covered += rect.width * rect.height
+            }
+            let all = layout.rects + layout.dividers
+            for (i, a) in all.enumerated() { for b in all[(i + 1)...] { #expect(a.intersection(b).isEmpty, "\(a) \(b)") } }
+            if length >= panes * 2 - 1 { #expect(covered == area.width * area.height, "\(split) \(panes) in \(length)") }
+            let lengths = layout.rects.map { split == .horizontal ? $0.width : $0.height }
+            #expect((lengths.max() ?? 0) - (lengths.min() ?? 0) <= 1, "even split: \(lengths)")
+        }
+    }
+
+    @Test func theFooterKeepsHelpAndQuitAndDropsWhatDoesNotFit() {
+        let items = [FooterItem(key: "+", title: "Up"), FooterItem(key: "-", title: "Down"), FooterItem(key: "0", title: "Zero"),
+                     FooterItem(key: "?", title: "Help"), FooterItem(key: "q", title: "Quit")]
+        #expect(FooterItem.fitted(items, width: 80) == items)
+        #expect(FooterItem.fitted(items, width: 20).map(\.key) == ["+", "?", "q"])
+        #expect(FooterItem.fitted(items, width: 14).map(\.key) == ["?", "q"])
+        #expect(FooterItem.fitted(items, width: 6).map(\.key) == ["?"])
+        #expect(FooterItem.fitted([], width: 10).isEmpty)
+    }
+
+    @Test func aTabKeepsItsStackWhileAnotherIsShown() throws {
+        let h = try notesApp()
+        h.press("enter")
+        #expect(h.contains("Notes › Groceries"))
+        h.press("2")
+        #expect(h.contains("Count: 0"))
+        h.press("1")
+        #expect(h.contains("Notes › Groceries"))
+        #expect(h.contains("Detail of Groceries"))
+    }
+
+    @Test func manyRequestsInOneTurnDrawOneFrameAndNoneWhileInactive() async {
+        var drawn = 0
+        let frames = FrameScheduler { drawn += 1 }
+        frames.setNeedsDisplay()
+        frames.renderIfNeeded()
+        #expect(drawn == 0, "inactive: nothing is drawn")
+        frames.isActive = true
+        for _ in 0..<5 { frames.setNeedsDisplay() }
+        #expect(frames.hasPendingFrame)
+        await withCheckedContinuation { done in DispatchQueue.main.async { done.resume() } }
+        #expect(drawn == 1)
+        #expect(!frames.hasPendingFrame)
+        frames.renderIfNeeded()
+        #expect(drawn == 1, "nothing new was asked for")
+    }
+}
+
+/// Three rows in a list, with commands on a key the list uses (`j`) and one it does not (`x`).
+struct ListWithCommandsApplet: Applet {
+    let id = "rowsx"
+    let title = "Rows"
+    @AppState(\.rowsSelection) private var selection
+    var body: some View { List(count: 3, selection: $selection) { Text("row \($0)") } }
+    var commands: [Command] { [Command("j", "Jump") {}, Command("x", "Export") {}] }
+}
+
+@Suite("Keys the focused widget takes")
+@MainActor
+struct WidgetKeysTests {
+    @Test func theFooterLeavesOutAndHelpMarksACommandWhoseKeyTheFocusedWidgetTakes() throws {
+        let h = try AppletTestHost(ListWithCommandsApplet(), width: 80, height: 10)
+        #expect(h.row(9).contains("x Export"), "\(h.row(9))")
+        #expect(!h.row(9).contains("Jump"), "j moves the list: its command cannot run now")
+        h.press("?")
+        #expect(h.contains("Jump (the focused widget takes this key)"))
+        h.press("esc", "j")
+        #expect(h.application.rowsSelection.value == 1, "the list took j")
+        // Without the focus on the list (Tab steps out of a lone widget), j reaches its command.
+        h.press("tab")
+        #expect(h.row(9).contains("j Jump"), "\(h.row(9))")
+    }
+}

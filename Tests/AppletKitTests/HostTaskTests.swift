@@ -1,0 +1,98 @@
+import AppletKit
+import AppletTesting
+import Testing
+
+/// What the tasks of the test applets did, by name, in order.
+@MainActor
+final class TaskLog {
+    static let shared = TaskLog()
+    private(set) var started: [String] = []
+    private(set) var cancelled: [String] = []
+
+    func reset() {
+        started = []
+        cancelled = []
+    }
+
+    /// A task body: records its start, waits until it is cancelled, records that.
+    func run(_ name: String) async {
+        started.append(name)
+        // Sleeps until cancelled (a long sleep, never timed: cancellation ends it at once).
+        try? await Task.sleep(for: .seconds(3_600))
+        cancelled.append(name)
+    }
+}
+
+enum TaskRoute: Hashable, Codable, Sendable { case page(Int) }
+
+extension Application {
+    var taskPath: State<RouterPath<TaskRoute, NoSheet>> { state(initial: RouterPath(), feature: "HostTests", id: "taskPath") }
+}
+
+/// A root with a task, and pages that each run a task keyed by their number.
+struct TaskApplet: NavigationApplet {
+    let id = "tasks"
+    let title = "Tasks"
+    @AppState(\.taskPath) private var path
+    var navigation: Binding<RouterPath<TaskRoute, NoSheet>> { $path }
+
+    var body: some View {
+        Text("Root").task { await TaskLog.shared.run("root") }
+    }
+
+    func destination(for route: TaskRoute) -> some View {
+        switch route {
+        case .page(let n): Text("Page \(n)").task(id: n) { await TaskLog.shared.run("page \(n)") }
+        }
+    }
+
+    var commands: [Command] {
+        let path = $path
+        return [
+            Command("p", "Push") { path.wrappedValue.push(.page(path.wrappedValue.depth + 1)) },
+            Command("r", "Replace") {
+                if case .page(let n) = path.wrappedValue.top { path.wrappedValue.path[path.wrappedValue.depth - 1] = .page(n + 10) }
+            },
+        ]
+    }
+}
+
+@Suite("Tasks in the host", .serialized)
+@MainActor
+struct HostTaskTests {
+    /// Lets started tasks run until `condition` holds (a bounded number of turns, never a timer).
+    func until(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async {
+        for _ in 0..<10_000 where !condition() { await Task.yield() }
+        #expect(condition(), sourceLocation: sourceLocation)
+    }
+
+    @Test func aTaskStopsWhenItsTabIsHiddenAndStartsAgainWhenItComesBack() async throws {
+        let log = TaskLog.shared
+        log.reset()
+        let h = try AppletTestHost(tabs: [Tab(TaskApplet()), Tab(TallyApplet())], initialTab: 0, width: 60, height: 10)
+        await until { log.started == ["root"] }
+        h.press("2")
+        await until { log.cancelled == ["root"] }
+        h.press("+")                                   // the other tab works on; nothing starts
+        await until { log.started == ["root"] }
+        h.press("1")
+        await until { log.started == ["root", "root"] }
+        #expect(log.cancelled == ["root"])
+    }
+
+    @Test func pushingAndPoppingStartAndCancelEachScreensTask() async throws {
+        let log = TaskLog.shared
+        log.reset()
+        let h = try AppletTestHost(tabs: [Tab(TaskApplet())], initialTab: 0, width: 60, height: 10)
+        await until { log.started == ["root"] }
+        h.press("p")                                   // the root goes, page 1 comes
+        await until { log.started == ["root", "page 1"] && log.cancelled == ["root"] }
+        h.press("r")                                   // the same screen with another id: restarted
+        await until { log.started == ["root", "page 1", "page 11"] && log.cancelled == ["root", "page 1"] }
+        h.press("esc")                                 // back to the root
+        await until { log.cancelled == ["root", "page 1", "page 11"] && log.started.last == "root" }
+        #expect(log.started.count == 4)
+        h.host.quit()                                  // quitting ends every task
+        await until { log.cancelled.count == 4 }
+    }
+}
