@@ -17,6 +17,7 @@ let package = Package(
         .package(path: "../Applets/CounterApplet"),
         .package(path: "../Applets/DashboardApplet"),
         .package(path: "../Applets/ListApplet"),
+        .package(path: "../Applets/NotesApplet"),
         .package(path: "../Applets/WidgetsApplet"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
@@ -29,6 +30,7 @@ let package = Package(
                 .product(name: "CounterApplet", package: "CounterApplet"),
                 .product(name: "DashboardApplet", package: "DashboardApplet"),
                 .product(name: "ListApplet", package: "ListApplet"),
+                .product(name: "NotesApplet", package: "NotesApplet"),
                 .product(name: "WidgetsApplet", package: "WidgetsApplet"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -2,6 +2,7 @@ import AppletKit
 import CounterApplet
 import DashboardApplet
 import ListApplet
+import NotesApplet
 import WidgetsApplet
 
 /// The demo's tabs, left to right: each example applet package contributes one.
@@ -13,6 +14,7 @@ enum DemoTabs {
             Tab(DashboardApplet()),
             Tab(ListApplet()),
             Tab(WidgetsApplet()),
+            Tab(NotesApplet()),
         ]
     }
 }

@@ -5,9 +5,9 @@ import Testing
 @Suite("Using the app", .timeLimit(.minutes(1)))
 struct AppUsageTests {
     /// The Counter tab's footer items, in order (other items may sit between them).
-    static let counterFooter = ["+ Increment", "- Decrement", "0 Reset", "1-4 Tab", "]/[ Next/Prev", "Tab Focus", "q Quit"]
-    static let dashboardFooter = ["d Double", "r Reset", "1-4 Tab", "]/[ Next/Prev", "q Quit"]
-    static let listFooter = ["1-4 Tab", "]/[ Next/Prev", "q Quit"]
+    static let counterFooter = ["+ Increment", "- Decrement", "0 Reset", "1-5 Tab", "]/[ Next/Prev", "Tab Focus", "q Quit"]
+    static let dashboardFooter = ["d Double", "r Reset", "1-5 Tab", "]/[ Next/Prev", "q Quit"]
+    static let listFooter = ["1-5 Tab", "]/[ Next/Prev", "q Quit"]
 
     /// Checks that the last row is the footer: these items in this order, from the left edge,
     /// ending with the last one.

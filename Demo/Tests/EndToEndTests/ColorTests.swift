@@ -37,7 +37,7 @@ struct ColorTests {
         }
     }
 
-    @Test("256-colour terminal: the count is green, the selected tab cyan and reversed")
+    @Test("256-colour terminal: the count is green, the selected tab reversed in the theme's accent colour")
     func colours() async throws {
         let rows = try await firstFrame([:])
         let count = try #require(rows.first { $0.contains("Count:") })
@@ -46,7 +46,8 @@ struct ColorTests {
         // everything before its label.
         let selected = String(rows[0][..<(rows[0].range(of: " 1 Counter")?.lowerBound ?? rows[0].endIndex)])
         let params = Set(Self.sgr(selected).flatMap { $0.split(separator: ";").map(String.init) })
-        #expect(params.contains("7") && params.contains("36"), "selected tab: \(selected.debugDescription)")
+        // The dark theme's accent, (95, 215, 255), is palette colour 81 on a 256-colour terminal.
+        #expect(params.contains("7") && params.contains("38") && params.contains("81"), "selected tab: \(selected.debugDescription)")
     }
 
     @Test("NO_COLOR: no colour at all, but reverse and bold remain")

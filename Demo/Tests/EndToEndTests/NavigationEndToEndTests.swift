@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+/// The command palette, the Notes flow and the keymap, in the real binary in tmux, as a person
+/// would use them.
+@Suite("Navigation and keys, end to end", .timeLimit(.minutes(2)))
+struct NavigationEndToEndTests {
+    @Test("Ctrl-P opens the palette; typing finds a command and Enter runs it")
+    func paletteRunsACommand() async throws {
+        let shell = try await ShellSession.start()
+        defer { shell.shutdown() }
+        let tmux = shell.tmux
+        let (run, _) = try await shell.launchAndWait()
+        try await tmux.waitFor(text: "Count: 0")
+        try await tmux.type("++")
+        try await tmux.waitFor(text: "Count: 2")
+        try await tmux.press("C-p")
+        var screen = try await tmux.waitFor(text: "╭─ Commands")
+        #expect(screen.contains("Increment") && screen.contains("Reset"), "the palette lists the counter's commands:\n\(screen)")
+        try await tmux.type("rset")                    // fuzzy: the letters in order
+        screen = try await tmux.waitUntil("the palette narrowed to Reset") { $0.contains("│Reset") && !$0.contains("│Increment") }
+        try await tmux.press("Enter")
+        screen = try await tmux.waitFor(text: "Count: 0")
+        #expect(!screen.contains("╭─ Commands"), "the palette closed:\n\(screen)")
+        try await tmux.type("q")
+        #expect(try await shell.waitForExit(run).status == 0)
+    }
+
+    @Test("Notes: open a note, edit it, save with Ctrl-S, and find it again after a restart")
+    func notesFlowSurvivesARestart() async throws {
+        let shell = try await ShellSession.start()
+        defer { shell.shutdown() }
+        let tmux = shell.tmux
+        var (run, _) = try await shell.launchAndWait(["--tab", "notes"])
+        try await tmux.waitFor(text: "3 notes")
+        try await tmux.press("Enter")
+        try await tmux.waitFor(text: "Notes › Groceries")
+        try await tmux.type("e")
+        try await tmux.waitFor(text: "Notes › Groceries › Edit")
+        try await tmux.press("End")
+        try await tmux.type(" run")
+        try await tmux.press("C-s")
+        let screen = try await tmux.waitFor(text: "Saved “Groceries run”")
+        #expect(screen.contains("Notes › Groceries run"), "back on the note:\n\(screen)")
+        try await tmux.type("q")
+        #expect(try await shell.waitForExit(run).status == 0)
+
+        // Started again without --tab: the same tab, the same screen.
+        (run, _) = try await shell.launchAndWait()
+        try await tmux.waitFor(text: "Notes › Groceries run")
+        try await tmux.press("Escape")
+        try await tmux.waitFor(text: "3 notes")
+        try await tmux.type("q")
+        #expect(try await shell.waitForExit(run).status == 0)
+    }
+
+    @Test("`appletkit keys --check` finds no conflicts in the demo; the example keymap loads clean")
+    func demoKeysHaveNoConflicts() async throws {
+        let result = try await CommandLineTests.run(["keys", "--check"])
+        #expect(result.exitedNormally && result.status == 0, "status \(result.status): \(result.stdoutText) \(result.stderrText)")
+        #expect(result.stdoutText.contains("no key clashes"), "\(result.stdoutText)")
+
+        // The documented example, copied where the app reads it: every id exists, every key parses.
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("keys-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: config) }
+        let folder = config.appendingPathComponent("appletkit")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let example = AppBinary.repositoryRoot.appendingPathComponent("Docs/keys.example.toml")
+        try FileManager.default.copyItem(at: example, to: folder.appendingPathComponent("keys.toml"))
+        var environment = CommandLineTests.environment
+        environment["XDG_CONFIG_HOME"] = config.path
+        let checked = try await runProcess(try AppBinary.path(), ["keys", "--check"], environment: environment, stdin: nil, timeout: .seconds(10))
+        #expect(checked.exitedNormally && checked.status == 0, "status \(checked.status): \(checked.stdoutText) \(checked.stderrText)")
+        #expect(!checked.stdoutText.contains("unknown"), "\(checked.stdoutText)")
+        let listed = try await runProcess(try AppBinary.path(), ["keys"], environment: environment, stdin: nil, timeout: .seconds(10))
+        #expect(listed.stdoutText.contains("notes.save"), "\(listed.stdoutText)")
+    }
+}
