@@ -38,6 +38,17 @@ let package = Package(
             path: "StoreBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // The command palette's fuzzy filter and the key router, each timed beside a reference
+        // measured in the same process, with budgets on the ratio.
+        .executableTarget(
+            name: "NavigationBenchmarks",
+            dependencies: [
+                .product(name: "AppletKit", package: "AppletKit"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "NavigationBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
