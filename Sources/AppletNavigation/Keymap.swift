@@ -24,9 +24,14 @@ internal import TOMLKit
 public struct Keymap: Sendable, Equatable {
     /// Keys by command id; an empty list unbinds the command.
     public var bindings: [String: [KeySequence]]
+    /// The file it was read from, for messages (nil when made in code).
+    public var file: String?
+    /// The line of each binding in `file`, for messages.
+    public var lines: [String: Int] = [:]
 
-    public init(bindings: [String: [KeySequence]] = [:]) {
+    public init(bindings: [String: [KeySequence]] = [:], file: String? = nil) {
         self.bindings = bindings
+        self.file = file
     }
 
     /// Where an app's keymap lives: `$XDG_CONFIG_HOME/<appID>/keys.toml`, else
@@ -80,17 +85,42 @@ public struct Keymap: Sendable, Equatable {
             return (keymap, issues + [KeymapIssue(file: file, line: lineOf("keys", in: lines),
                                                   message: "keys must be a table: write [keys] and then \"command.id\" = \"key\" lines")])
         }
+        keymap.file = file
         collect(keys, prefix: "", into: &keymap, issues: &issues, lines: lines, file: file)
         return (keymap, issues.sorted { ($0.line ?? 0) < ($1.line ?? 0) })
     }
 
     /// The entries that name no command the app has, as issues (a typo, or an applet not loaded).
-    public func unknownIDs(known: Set<String>, file: String = "keymap") -> [KeymapIssue] {
+    public func unknownIDs(known: Set<String>, file: String? = nil) -> [KeymapIssue] {
         bindings.keys.filter { !known.contains($0) }.sorted().map { id in
-            let near = known.sorted().first { $0.hasSuffix("." + (id.split(separator: ".").last.map(String.init) ?? id)) }
-            let hint = near.map { "; did you mean \"\($0)\"?" } ?? "; `keys` lists every command id"
-            return KeymapIssue(file: file, message: "no command has the id \"\(id)\"\(hint)")
+            let hint = Self.nearest(to: id, in: known).map { "; did you mean \"\($0)\"?" } ?? "; `keys` lists every command id"
+            return KeymapIssue(file: file ?? self.file ?? "keymap", line: lines[id], message: "no command has the id \"\(id)\"\(hint)")
         }
+    }
+
+    /// The known id a mistyped one most likely meant: the same last part in another owner
+    /// (`note.delete` → `notes.delete`), else the closest by edits, if at most 3 away.
+    static func nearest(to id: String, in known: Set<String>) -> String? {
+        let sorted = known.sorted()
+        let name = id.split(separator: ".").last.map(String.init) ?? id
+        if let sameName = sorted.first(where: { $0.hasSuffix("." + name) }) { return sameName }
+        let scored = sorted.map { ($0, editDistance(Array(id), Array($0))) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 3 else { return nil }
+        return best.0
+    }
+
+    /// Levenshtein distance: insertions, deletions and substitutions, each 1.
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty { return b.count }
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1] + Array(repeating: 0, count: b.count)
+            for (j, y) in b.enumerated() {
+                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
     }
 
     // `host.quit = "q"` without quotes is a dotted key, which TOML reads as nested tables: both
@@ -101,6 +131,7 @@ public struct Keymap: Sendable, Equatable {
             let id = prefix + name
             guard let value = table[name] else { continue }
             let line = lineOf(id, in: lines) ?? lineOf(name, in: lines)
+            if let line { keymap.lines[id] = line }
             if let nested = value.table {
                 collect(nested, prefix: id + ".", into: &keymap, issues: &issues, lines: lines, file: file)
             } else if let spec = value.string {

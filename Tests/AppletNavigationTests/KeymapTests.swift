@@ -90,6 +90,16 @@ struct KeymapTests {
         let keymap = Keymap(bindings: ["notes.delte": [], "host.quit": [], "note.delete": []])
         let issues = keymap.unknownIDs(known: ["host.quit", "notes.delete"], file: "keys.toml")
         #expect(issues.map(\.message) == ["no command has the id \"note.delete\"; did you mean \"notes.delete\"?",
-                                          "no command has the id \"notes.delte\"; `keys` lists every command id"])
+                                          "no command has the id \"notes.delte\"; did you mean \"notes.delete\"?"])
+        let far = Keymap(bindings: ["zzz.qqqqq": []]).unknownIDs(known: ["host.quit"])
+        #expect(far.map(\.message) == ["no command has the id \"zzz.qqqqq\"; `keys` lists every command id"])
+    }
+
+    @Test("An unknown id read from a file names the file and its line")
+    func unknownIDsNameTheirLine() {
+        let (keymap, issues) = Keymap.parse("# mine\n[keys]\n\"host.quit\" = \"q\"\n\"notes.sav\" = \"ctrl-s\"\n", file: "/home/me/keys.toml")
+        #expect(issues.isEmpty)
+        let unknown = keymap.unknownIDs(known: ["host.quit", "notes.save"])
+        #expect(unknown.map(\.description) == ["/home/me/keys.toml:4: no command has the id \"notes.sav\"; did you mean \"notes.save\"?"])
     }
 }
