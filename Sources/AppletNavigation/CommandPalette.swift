@@ -34,8 +34,12 @@ public struct CommandPalette: Sendable {
     public private(set) var results: [Result]
     public private(set) var selection = 0
 
+    /// The entries with their search text prepared once, so a keystroke only matches.
+    private let prepared: [(item: CommandRegistry.Entry, text: FuzzyText)]
+
     public init(entries: [CommandRegistry.Entry]) {
         self.entries = entries
+        prepared = entries.map { (item: $0, text: FuzzyText(Self.searchText($0))) }
         results = []
         rank()
     }
@@ -50,7 +54,7 @@ public struct CommandPalette: Sendable {
     }
 
     private mutating func rank() {
-        results = FuzzyMatcher.rank(entries, query: query, text: Self.searchText).map { Result(entry: $0.item, match: $0.match) }
+        results = FuzzyMatcher.rank(prepared, query: query).map { Result(entry: $0.item, match: $0.match) }
         selection = 0
     }
 
