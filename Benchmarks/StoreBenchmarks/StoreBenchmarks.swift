@@ -22,7 +22,7 @@ struct WrapperHolder {
 }
 
 /// Declares `count` distinct keys and reads each once, so the store and its key path cache hold them.
-func populate(_ count: Int) -> [KeyPath<Application, State<Int>>] {
+func populate(_ count: Int) -> [KeyPath<Application, Application.State<Int>>] {
     let keyPaths = (0..<count).map { \Application.[benchKey: $0] }
     for keyPath in keyPaths { blackHole(Application.state(keyPath).value) }
     return keyPaths

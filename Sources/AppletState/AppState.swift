@@ -12,9 +12,9 @@
 public struct AppState<Value: Sendable>: Sendable {
     // Key path literals without captures are immutable; stored as the concrete type so reads
     // go through the store's key path cache.
-    nonisolated(unsafe) private let keyPath: KeyPath<Application, State<Value>>
+    nonisolated(unsafe) private let keyPath: KeyPath<Application, Application.State<Value>>
 
-    public init(_ keyPath: any KeyPath<Application, State<Value>> & Sendable) {
+    public init(_ keyPath: any KeyPath<Application, Application.State<Value>> & Sendable) {
         self.keyPath = keyPath
     }
 

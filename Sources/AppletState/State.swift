@@ -1,45 +1,48 @@
 import Observation
 import Synchronization
 
-/// In-memory state in the store: a handle to one value, shared by everyone who declares the same id.
-///
-/// Reading `value` inside a view registers the view as an observer; writing it redraws those views.
-///
-/// ```swift
-/// extension Application {
-///     public var counter: State<Int> { state(initial: 0, id: "counter") }
-/// }
-/// let counter = Application.state(\.counter)
-/// counter.value += 1
-/// counter.modify { $0 *= 2 }   // atomic read-modify-write
-/// for await value in counter.changes { print(value) }
-/// ```
-public struct State<Value: Sendable>: BoxedState, MutableApplicationState {
-    let box: StateBox<Value>
+extension Application {
+    /// In-memory state in the store: a handle to one value, shared by everyone who declares the same id.
+    /// (`Application.State`, as in AppState; a view's own `@State` is AppletUI's `State`.)
+    ///
+    /// Reading `value` inside a view registers the view as an observer; writing it redraws those views.
+    ///
+    /// ```swift
+    /// extension Application {
+    ///     public var counter: State<Int> { state(initial: 0, id: "counter") }
+    /// }
+    /// let counter = Application.state(\.counter)
+    /// counter.value += 1
+    /// counter.modify { $0 *= 2 }   // atomic read-modify-write
+    /// for await value in counter.changes { print(value) }
+    /// ```
+    public struct State<Value: Sendable>: BoxedState, MutableApplicationState {
+        let box: StateBox<Value>
 
-    init(box: StateBox<Value>) { self.box = box }
+        init(box: StateBox<Value>) { self.box = box }
 
-    /// The current value. Setting it notifies observers.
-    public var value: Value {
-        get { box.value }
-        nonmutating set { box.set(newValue) }
+        /// The current value. Setting it notifies observers.
+        public var value: Value {
+            get { box.value }
+            nonmutating set { box.set(newValue) }
+        }
+
+        /// Changes the value atomically (no other write can come in between) and notifies once.
+        @discardableResult
+        public func modify<R>(_ change: (inout Value) throws -> R) rethrows -> R {
+            try box.modify(change)
+        }
+
+        /// A binding that reads and writes this state (for widgets that edit a value).
+        public var binding: Binding<Value> {
+            let box = self.box
+            return Binding(get: { box.value }, set: { box.set($0) })
+        }
+
+        /// Every value this state takes from now on, for code outside views (tasks, services).
+        /// The sequence ends when the consuming task is cancelled.
+        public var changes: AsyncStream<Value> { box.changes() }
     }
-
-    /// Changes the value atomically (no other write can come in between) and notifies once.
-    @discardableResult
-    public func modify<R>(_ change: (inout Value) throws -> R) rethrows -> R {
-        try box.modify(change)
-    }
-
-    /// A binding that reads and writes this state (for widgets that edit a value).
-    public var binding: Binding<Value> {
-        let box = self.box
-        return Binding(get: { box.value }, set: { box.set($0) })
-    }
-
-    /// Every value this state takes from now on, for code outside views (tasks, services).
-    /// The sequence ends when the consuming task is cancelled.
-    public var changes: AsyncStream<Value> { box.changes() }
 }
 
 /// Anything the store keeps under a key: state boxes, dependency boxes.

@@ -82,9 +82,9 @@ public enum FormFactoryError: Error, Equatable, CustomStringConvertible {
 ///     .makeWidgets(from: fields, in: .settings)
 /// ```
 public struct FormFactory: WidgetFactory {
-    public let values: State<[String: FormValue]>
+    public let values: Application.State<[String: FormValue]>
 
-    public init(values: State<[String: FormValue]>) { self.values = values }
+    public init(values: Application.State<[String: FormValue]>) { self.values = values }
 
     public func makeWidgets(from fields: [FormField], in manager: WidgetManager) throws -> Grid<AnyView> {
         var seen = Set<String>()

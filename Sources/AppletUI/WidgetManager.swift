@@ -61,7 +61,7 @@ public struct WidgetManager: Sendable, Hashable {
     public func hash(into hasher: inout Hasher) { hasher.combine(scope) }
 
     /// The store entry with every widget's state (observed like any state: views that read it redraw).
-    public var states: State<[String: WidgetState]> {
+    public var states: Application.State<[String: WidgetState]> {
         let states = Application.current.state(initial: initial, feature: "WidgetStates", id: scope)
         // Another declaration of this scope may have reached the store first: add what it lacked.
         if !initial.isEmpty {

@@ -17,7 +17,7 @@ final class EvaluationCount: Sendable {
 struct ValuePane: Applet {
     let id: String
     var title: String { id }
-    let key: KeyPath<Application, State<Int>>
+    let key: KeyPath<Application, Application.State<Int>>
     let evaluations: EvaluationCount
     var body: some View {
         evaluations.value.withLock { $0 += 1 }

@@ -25,7 +25,7 @@ final class SliceService: @unchecked Sendable {   // tests touch it from one tas
 
 /// A kind of state that is not the store's own (no `StateBox`): slices still work over it.
 struct SliceForeignState<Value: Sendable>: MutableApplicationState {
-    let base: State<Value>
+    let base: Application.State<Value>
     var value: Value {
         get { base.value }
         nonmutating set { base.value = newValue }

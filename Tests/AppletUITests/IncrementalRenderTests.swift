@@ -16,7 +16,7 @@ final class Counter: Sendable {
 
 /// Counts how often its body is evaluated.
 struct CountingPane: View {
-    let key: KeyPath<Application, State<Int>>
+    let key: KeyPath<Application, Application.State<Int>>
     let evaluations: Counter
     var body: some View {
         evaluations.withLock { $0 += 1 }
