@@ -218,7 +218,7 @@ public final class AppletHost {
     /// Routes one event (see the type's documentation for the order keys go through).
     public func handle(_ event: Event) {
         guard isRunning else { return }
-        Application.withCurrent(application) {
+        inPane {
             switch event {
             case .key(let key): handleKey(key)
             case .mouse(let mouse): handleMouse(mouse)
@@ -264,7 +264,7 @@ public final class AppletHost {
                 var trace = RoutingTrace(key: key)
                 trace.record(took: .sheet, "palette ran \(entry.id)", command: entry.id)
                 lastRoutingTrace = trace
-                Application.withCurrent(application) { entry.command.action() }
+                inPane { entry.command.action() }
             }
             return
         }
@@ -275,7 +275,7 @@ public final class AppletHost {
             }
             return
         }
-        let modal = modals.topModal(focusedApplet: activeApplet)
+        let modal = topModal
         // Esc first dismisses a message that would not go by itself (an error).
         if modal == nil, key == KeyEvent(.escape), modals.dismissStickyToast() {
             var trace = RoutingTrace(key: key)
@@ -309,7 +309,7 @@ public final class AppletHost {
     public func activeRegistry() -> CommandRegistry {
         var registry = CommandRegistry()
         let applet = activeApplet
-        if let modal = modals.topModal(focusedApplet: applet) {
+        if let modal = topModal {
             // Modal: the sheet's keys, and only the host keys no widget or sheet can take.
             registry.register(modals.commands(for: modal), scope: .sheet, owner: "sheet")
             let priority = hostCommands.commands(tabCount: tabs.count, focusStops: true).filter(\.isPriority)
@@ -317,8 +317,8 @@ public final class AppletHost {
             registry.apply(keymap)
             return registry
         }
-        registry.register(Application.withCurrent(application) { applet.commands }, scope: .applet, owner: applet.id)
-        registry.register(navigationCommands(for: applet), scope: .navigation, owner: applet.id)
+        registry.register(inPane { applet.commands }, scope: .applet, owner: applet.id)
+        registry.register(navigationCommands(tab: selectedTab, pane: focusedPane[selectedTab]), scope: .navigation, owner: applet.id)
         let focusStops = activeTree.hasFocusableWidgets || tabs[selectedTab].panes.count > 1
         registry.register(hostCommands.commands(tabCount: tabs.count, focusStops: focusStops), scope: .host, owner: "host")
         registry.apply(keymap)
@@ -326,11 +326,12 @@ public final class AppletHost {
     }
 
     /// `Esc` (and `Backspace`, which a focused text widget takes first) goes back one screen.
-    private func navigationCommands(for applet: any Applet) -> [Command] {
-        guard let navigating = applet as? any NavigationApplet else { return [] }
-        let depth = Application.withCurrent(application) { navigating.navigationDepth }
+    private func navigationCommands(tab: Int, pane: Int) -> [Command] {
+        guard let navigating = tabs[tab].panes[pane] as? any NavigationApplet else { return [] }
+        let depth = inPane(tab: tab, pane: pane) { navigating.navigationDepth }
+        let scope = paneScope(tab: tab, pane: pane)
         return [Command(id: "navigation.back", "Back", keys: ["esc", "backspace"], isEnabled: depth > 0) { [application] in
-            Application.withCurrent(application) { navigating.popNavigation(toDepth: depth - 1) }
+            Application.withCurrent(application) { Scope.with(scope) { navigating.popNavigation(toDepth: depth - 1) } }
         }]
     }
 
@@ -341,8 +342,8 @@ public final class AppletHost {
         for (t, tab) in tabs.enumerated() {
             for (p, applet) in tab.panes.enumerated() {
                 var registry = CommandRegistry()
-                registry.register(Application.withCurrent(application) { applet.commands }, scope: .applet, owner: applet.id)
-                registry.register(navigationCommands(for: applet), scope: .navigation, owner: applet.id)
+                registry.register(inPane(tab: t, pane: p) { applet.commands }, scope: .applet, owner: applet.id)
+                registry.register(navigationCommands(tab: t, pane: p), scope: .navigation, owner: applet.id)
                 registry.register(hostCommands.commands(tabCount: tabs.count, focusStops: true), scope: .host, owner: "host")
                 registry.apply(keymap)
                 result.append((t, p, registry))
@@ -380,7 +381,7 @@ public final class AppletHost {
     public var toasts: [Toast] { application.toasts.value }
 
     /// Whether a sheet or a confirmation has the keyboard.
-    public var isShowingModal: Bool { modals.topModal(focusedApplet: activeApplet) != nil }
+    public var isShowingModal: Bool { topModal != nil }
 
     /// The typed keys of an unfinished chord (`g`), while it waits for the rest.
     public var pendingChord: String? { router.pendingChord }
@@ -405,7 +406,7 @@ public final class AppletHost {
     }
 
     private func handleMouse(_ mouse: MouseEvent) {
-        if let modal = modals.topModal(focusedApplet: activeApplet) {
+        if let modal = topModal {
             // Modal: clicks reach the sheet's widgets and nothing behind it.
             if modals.handleMouse(mouse, in: modal) { setNeedsDisplay() }
             return
@@ -433,15 +434,16 @@ public final class AppletHost {
         // A click on the breadcrumb goes back to that level.
         let rect = rects[pane]
         if case .press(.left) = mouse.kind, mouse.position.y == rect.y,
-           let navigating = tabs[selectedTab].panes[pane] as? any NavigationApplet, navigating.navigationDepth > 0 {
-            let crumbs = Breadcrumb(navigating.breadcrumbTitles)
+           let navigating = tabs[selectedTab].panes[pane] as? any NavigationApplet,
+           inPane(pane: pane, { navigating.navigationDepth }) > 0 {
+            let crumbs = Breadcrumb(inPane(pane: pane) { navigating.breadcrumbTitles })
             if let level = crumbs.level(at: mouse.position.x - rect.x - 1, width: rect.width - 2) {
-                Application.withCurrent(application) { navigating.popNavigation(toDepth: level) }
+                inPane(pane: pane) { navigating.popNavigation(toDepth: level) }
                 setNeedsDisplay()
             }
             return
         }
-        if trees[selectedTab][pane].handleMouse(mouse) { setNeedsDisplay() }
+        if inPane(pane: pane, { trees[selectedTab][pane].handleMouse(mouse) }) { setNeedsDisplay() }
     }
 
     /// The pane a mouse button went down in, until it is released.
@@ -499,6 +501,28 @@ public final class AppletHost {
     private var activeTree: ViewTree { trees[selectedTab][focusedPane[selectedTab]] }
     private var activeApplet: any Applet { tabs[selectedTab].panes[focusedPane[selectedTab]] }
 
+    /// The instance scope of a pane: `scopedState` an applet declares is kept per pane, so two
+    /// instances of one applet (two counters in a split) do not share it.
+    func paneScope(tab: Int, pane: Int) -> Scope {
+        Scope(name: tabs[tab].panes[pane].id, id: "\(tabs[tab].id).\(pane)")
+    }
+
+    /// Runs `body` in the store with a pane's scope in effect (the focused pane of the selected
+    /// tab by default): how the host evaluates an applet's views, commands and actions.
+    func inPane<R>(tab: Int? = nil, pane: Int? = nil, _ body: () throws -> R) rethrows -> R {
+        let t = tab ?? selectedTab
+        let p = pane ?? focusedPane[t]
+        return try Application.withCurrent(application) { try Scope.with(paneScope(tab: t, pane: p), body) }
+    }
+
+    /// The selected tab's applets, each with its pane's scope.
+    private var scopedPanes: [(applet: any Applet, scope: Scope)] {
+        tabs[selectedTab].panes.indices.map { (tabs[selectedTab].panes[$0], paneScope(tab: selectedTab, pane: $0)) }
+    }
+
+    /// The modal that has the keyboard, if any (the focused pane's sheet, or a confirmation).
+    private var topModal: ModalLayer.Modal? { inPane { modals.topModal(focusedApplet: activeApplet) } }
+
     // MARK: Frames
 
     /// Asks for a frame on the next turn of the main queue; many calls in one turn draw once.
@@ -544,7 +568,7 @@ public final class AppletHost {
 
     private var currentChrome: Chrome {
         Chrome(size: terminal.size, tab: selectedTab, help: isShowingHelp, palette: palette != nil,
-               overlays: modals.fingerprint(panes: tabs[selectedTab].panes),
+               overlays: modals.fingerprint(panes: scopedPanes),
                trace: showsRoutingTrace ? lastRoutingTrace?.summary : nil)
     }
 
@@ -589,8 +613,10 @@ public final class AppletHost {
     private var layoutKey: Int {
         var hasher = Hasher()
         hasher.combine(selectedTab)
-        for applet in tabs[selectedTab].panes {
-            if let navigating = applet as? any NavigationApplet { hasher.combine(navigating.navigationKey) }
+        for (pane, applet) in tabs[selectedTab].panes.enumerated() {
+            if let navigating = applet as? any NavigationApplet {
+                hasher.combine(inPane(pane: pane) { navigating.navigationKey })
+            }
         }
         hasher.combine(application.confirmations.value.last?.id)
         return hasher.finalize()
@@ -612,18 +638,20 @@ public final class AppletHost {
                           in: Rect(x: 0, y: 0, width: size.width, height: 1), on: &canvas)
         let layout = paneLayout(in: size)
         let tab = tabs[selectedTab]
-        let modalUp = modals.topModal(focusedApplet: activeApplet) != nil
+        let modalUp = topModal != nil
         for (i, applet) in tab.panes.enumerated() {
             let tree = trees[selectedTab][i]
             let isActive = i == focusedPane[selectedTab] && !modalUp
-            if let navigating = applet as? any NavigationApplet {
-                tree.renderIfNeeded(navigating.stackView, in: layout.rects[i], on: &canvas, isActive: isActive)
-            } else {
-                tree.renderIfNeeded(applet, in: layout.rects[i], on: &canvas, isActive: isActive)
+            _ = Scope.with(paneScope(tab: selectedTab, pane: i)) {
+                if let navigating = applet as? any NavigationApplet {
+                    tree.renderIfNeeded(navigating.stackView, in: layout.rects[i], on: &canvas, isActive: isActive)
+                } else {
+                    tree.renderIfNeeded(applet, in: layout.rects[i], on: &canvas, isActive: isActive)
+                }
             }
         }
         layout.drawDividers(with: chromeTree, on: &canvas)
-        modals.drawSheets(panes: Array(zip(tab.panes, layout.rects)), on: &canvas)
+        modals.drawSheets(panes: zip(scopedPanes, layout.rects).map { ($0.applet, $1, $0.scope) }, on: &canvas)
         if let statusBar {
             let y = size.height - 2
             canvas.fill(Rect(x: 0, y: y, width: size.width, height: 1))

@@ -91,14 +91,16 @@ final class ModalLayer {
     }
 
     /// What is on screen, for the host to know when every pane must be drawn again.
-    func fingerprint(panes: [any Applet]) -> String {
+    func fingerprint(panes: [(applet: any Applet, scope: Scope)]) -> String {
         Application.withCurrent(application) { fingerprintInStore(panes: panes) }
     }
 
-    private func fingerprintInStore(panes: [any Applet]) -> String {
+    private func fingerprintInStore(panes: [(applet: any Applet, scope: Scope)]) -> String {
         var parts: [String] = []
-        for applet in panes {
-            if let navigating = applet as? any NavigationApplet { parts += navigating.presentedSheets.map(\.key) }
+        for (applet, scope) in panes {
+            if let navigating = applet as? any NavigationApplet {
+                parts += Scope.with(scope) { navigating.presentedSheets.map(\.key) }
+            }
         }
         parts += application.confirmations.value.map(\.id.uuidString)
         parts += application.toasts.value.map(\.id.uuidString)
@@ -108,11 +110,11 @@ final class ModalLayer {
     // MARK: Drawing
 
     /// Draws every pane's sheets over it, dimming what is behind each.
-    func drawSheets(panes: [(applet: any Applet, rect: Rect)], on canvas: inout Canvas) {
+    func drawSheets(panes: [(applet: any Applet, rect: Rect, scope: Scope)], on canvas: inout Canvas) {
         var used = Set<String>()
-        for (applet, rect) in panes {
+        for (applet, rect, scope) in panes {
             guard let navigating = applet as? any NavigationApplet else { continue }
-            for sheet in navigating.presentedSheets {
+            for sheet in Scope.with(scope, { navigating.presentedSheets }) {
                 used.insert(sheet.key)
                 canvas.restyle(rect) { $0.attributes.insert(.dim) }
                 let width = min(rect.width - 2, max(36, min(72, rect.width * 2 / 3)))
@@ -122,7 +124,7 @@ final class ModalLayer {
                 let tree = sheetTrees[sheet.key] ?? makeTree()
                 sheetTrees[sheet.key] = tree
                 canvas.fill(box, with: .blank())
-                tree.render(sheet.view, in: box, on: &canvas)
+                Scope.with(scope) { tree.render(sheet.view, in: box, on: &canvas) }
             }
         }
         for key in sheetTrees.keys where !used.contains(key) { sheetTrees[key] = nil }

@@ -156,3 +156,44 @@ struct WidgetKeysTests {
         #expect(h.row(9).contains("j Jump"), "\(h.row(9))")
     }
 }
+
+extension Application {
+    /// Kept per instance: each pane showing a `ScopedCounterApplet` has its own.
+    var scopedCount: State<Int> { scopedState(initial: 0, feature: "HostTests", id: "scopedCount") }
+}
+
+/// A counter whose count is per instance (scoped state), with a `+` command and a button.
+struct ScopedCounterApplet: Applet {
+    let id = "scoped"
+    let title = "Scoped"
+    @AppState(\.scopedCount) private var count
+    var body: some View {
+        VStack {
+            Text("count \(count)")
+            Button("Add") { count += 1 }
+        }
+    }
+    var commands: [Command] {
+        let count = $count
+        return [Command("+", "Add") { count.wrappedValue += 1 }]
+    }
+}
+
+@Suite("Panes are instances")
+@MainActor
+struct PaneScopeTests {
+    @Test func twoInstancesOfOneAppletInASplitKeepTheirOwnScopedState() throws {
+        let h = try AppletTestHost(tabs: [Tab("Two", split: .horizontal, [ScopedCounterApplet(), ScopedCounterApplet()])],
+                                   initialTab: 0, width: 60, height: 10)
+        #expect(h.row(1).hasPrefix("count 0") && h.row(1).contains("│count 0"), "\(h.row(1))")
+        h.press("+")                                   // the left pane has the focus
+        #expect(h.row(1).hasPrefix("count 1") && h.row(1).contains("│count 0"), "\(h.row(1))")
+        h.press("tab")                                 // the left button had the focus: on to the right pane
+        h.press("enter")                               // its button
+        h.press("+", "+")
+        #expect(h.row(1).hasPrefix("count 1") && h.row(1).contains("│count 3"), "\(h.row(1))")
+        // A click goes to the instance under it.
+        h.click(at: Point(x: 2, y: 2))
+        #expect(h.row(1).hasPrefix("count 2"), "\(h.row(1))")
+    }
+}
