@@ -77,8 +77,12 @@ public protocol AppletApp {
     /// ```
     @MainActor @ViewBuilder var statusBar: StatusBar { get }
 
-    /// The tabs, left to right.
+    /// The tabs, left to right. An app that is one screen gives one: `[Tab("Editor", view: EditorView())]`.
     @MainActor var tabs: [Tab] { get }
+
+    /// The top line: the tab bar (the default), `.none` for a single view full screen, or the
+    /// app's own view (see `HostShell`).
+    @MainActor var shell: HostShell { get }
 }
 
 /// `Options` for an app without options of its own.
@@ -95,6 +99,7 @@ extension AppletApp {
     public static var themes: [String: Theme] { Theme.builtIn }
     @MainActor public func prepare() throws {}
     @MainActor public func dependencies(_ dependencies: inout Dependencies) {}
+    @MainActor public var shell: HostShell { .tabBar }
 
     /// Parses the command line, runs the app and exits with its status (see `AppletApp`).
     public static func main() async {
@@ -231,6 +236,7 @@ public struct AppletAppCommand<App: AppletApp>: AsyncParsableCommand {
                                       theme: App.themes[standard.theme] ?? .dark, animations: !standard.noAnimation,
                                       keymap: keymap)
             host.showsRoutingTrace = standard.debugKeys
+            host.shell = app.shell
             if App.StatusBar.self != EmptyView.self { host.statusBar = AnyView(app.statusBar) }
             log.info("started", metadata: ["version": "\(App.version)", "state": "\(storage.directory)"])
             // A broken keymap or clashing keys: the defaults stay; the user hears once, and the log keeps it all.

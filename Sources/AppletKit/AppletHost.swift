@@ -79,6 +79,13 @@ public final class AppletHost {
     public let animationsEnabled: Bool
     /// How often the frame clock ticks while something animates.
     public static let animationFrameInterval = Duration.milliseconds(33)
+    /// What the top line shows: the tab bar, nothing, or the app's own view.
+    public var shell: HostShell = .tabBar {
+        didSet { setNeedsDisplay() }
+    }
+    /// Draws a custom shell (its widgets keep their state).
+    private let shellTree = ViewTree()
+
     /// The app's services as installed by `dependencies(_:)`, kept for the host's life.
     private var installedDependencies: Dependencies?
 
@@ -150,6 +157,17 @@ public final class AppletHost {
         self.routedTabID = shown
     }
 
+    /// A host for one view, full screen, without a tab bar (`shell` is `.none`).
+    ///
+    /// ```swift
+    /// try await AppletHost(root: EditorView()).run()
+    /// ```
+    public convenience init<V: View>(root: V, title: String = "Main", application: Application = .current,
+                                     terminal: (any Terminal)? = nil, theme: Theme = .dark, keymap: Keymap = Keymap()) throws {
+        try self.init(tabs: [Tab(title, view: root)], application: application, terminal: terminal, theme: theme, keymap: keymap)
+        shell = .none
+    }
+
     /// Runs until the user quits (or a SIGTERM/SIGINT/SIGHUP arrives); the terminal is given back
     /// as it was in every case, including when this throws.
     public func run() async throws {
@@ -180,6 +198,7 @@ public final class AppletHost {
         let resolved = theme.resolved(for: terminal.colorSupport)
         modals.theme = resolved
         chromeTree.theme = resolved
+        shellTree.theme = resolved
         statusTree.theme = resolved
         modals.onChange = { [weak self] in self?.setNeedsDisplay() }
         for (tab, panes) in trees.enumerated() {
@@ -411,8 +430,18 @@ public final class AppletHost {
             if modals.handleMouse(mouse, in: modal) { setNeedsDisplay() }
             return
         }
-        if mouse.position.y == 0, case .press(.left) = mouse.kind {
-            if let index = TabBarView.hitRanges(titles: tabs.map(\.title)).firstIndex(where: { $0.contains(mouse.position.x) }) { select(tab: index) }
+        if mouse.position.y < shell.height {
+            switch shell {
+            case .tabBar:
+                if case .press(.left) = mouse.kind,
+                   let index = TabBarView.hitRanges(titles: tabs.map(\.title)).firstIndex(where: { $0.contains(mouse.position.x) }) {
+                    select(tab: index)
+                }
+            case .custom:
+                if shellTree.handleMouse(mouse) { setNeedsDisplay() }
+            case .none:
+                break
+            }
             return
         }
         if needsLayout { layOutSelectedTab() }
@@ -564,12 +593,15 @@ public final class AppletHost {
         var palette: Bool
         var overlays: String
         var trace: String?
+        var shellHeight: Int
+        var statusBar: Bool
     }
 
     private var currentChrome: Chrome {
         Chrome(size: terminal.size, tab: selectedTab, help: isShowingHelp, palette: palette != nil,
                overlays: modals.fingerprint(panes: scopedPanes),
-               trace: showsRoutingTrace ? lastRoutingTrace?.summary : nil)
+               trace: showsRoutingTrace ? lastRoutingTrace?.summary : nil,
+               shellHeight: shell.height, statusBar: statusBar != nil)
     }
 
     private func drawFrame() -> Canvas {
@@ -634,8 +666,17 @@ public final class AppletHost {
             return
         }
         _ = application.tabRouter.value   // observed: an applet may select a tab
-        chromeTree.render(TabBarView(titles: tabs.map(\.title), selected: selectedTab),
-                          in: Rect(x: 0, y: 0, width: size.width, height: 1), on: &canvas)
+        let top = Rect(x: 0, y: 0, width: size.width, height: shell.height)
+        switch shell {
+        case .tabBar:
+            chromeTree.render(TabBarView(titles: tabs.map(\.title), selected: selectedTab), in: top, on: &canvas)
+        case .custom(let makeView):
+            canvas.fill(top)
+            shellTree.render(makeView(ShellState(titles: tabs.map(\.title), ids: tabs.map(\.id), selected: selectedTab)),
+                             in: top, on: &canvas, isActive: false)
+        case .none:
+            break
+        }
         let layout = paneLayout(in: size)
         let tab = tabs[selectedTab]
         let modalUp = topModal != nil
@@ -664,7 +705,7 @@ public final class AppletHost {
             chromeTree.render(RoutingTraceLine(summary: trace.summary, width: size.width),
                               in: Rect(x: 0, y: layout.area.maxY - 1, width: size.width, height: 1), on: &canvas)
         }
-        modals.drawConfirmation(in: Rect(x: 0, y: 1, width: size.width, height: size.height - 2), on: &canvas)
+        modals.drawConfirmation(in: Rect(x: 0, y: shell.height, width: size.width, height: size.height - 1 - shell.height), on: &canvas)
         if isShowingHelp { drawHelp(on: &canvas) }
         if let palette { drawPalette(palette, on: &canvas) }
     }
@@ -678,7 +719,7 @@ public final class AppletHost {
     /// the footer.
     private func paneLayout(in size: Size) -> PaneLayout {
         let bottom = 1 + (statusBar == nil ? 0 : 1)
-        let area = Rect(x: 0, y: 1, width: size.width, height: max(0, size.height - 1 - bottom))
+        let area = Rect(x: 0, y: shell.height, width: size.width, height: max(0, size.height - shell.height - bottom))
         return PaneLayout(panes: tabs[selectedTab].panes.count, split: tabs[selectedTab].split, in: area)
     }
 

@@ -197,3 +197,52 @@ struct PaneScopeTests {
         #expect(h.row(1).hasPrefix("count 2"), "\(h.row(1))")
     }
 }
+
+/// A custom top line: the app's name and a button per tab, switching through the store.
+struct TitleBar: View {
+    let shell: ShellState
+    var body: some View {
+        HStack(spacing: 1) {
+            Text("MyApp").bold()
+            ForEach(Array(shell.titles.enumerated()), id: \.offset) { index, title in
+                Button(index == shell.selected ? "*\(title)" : title) {
+                    Application.current.tabRouter.value.select(shell.ids[index])
+                }
+            }
+        }
+    }
+}
+
+@Suite("The host's shell")
+@MainActor
+struct HostShellTests {
+    @Test func oneViewFullScreenHasNoTabBar() throws {
+        let h = try AppletTestHost(tabs: [Tab("Editor", view: VStack { Text("Just the editor") })], width: 40, height: 6)
+        h.host.shell = .none
+        h.host.renderIfNeeded()
+        #expect(h.row(0) == "Just the editor")
+        #expect(!h.contains("1 Editor"))
+        #expect(h.row(5).hasSuffix("q Quit") || h.row(5).contains("q Quit"), "the footer stays: \(h.row(5))")
+    }
+
+    @Test func theAppsOwnTopLineSwitchesTabsThroughTheStore() throws {
+        let h = try threeTabs(width: 80, height: 10)
+        h.host.shell = .custom { AnyView(TitleBar(shell: $0)) }
+        h.host.renderIfNeeded()
+        #expect(h.row(0).hasPrefix("MyApp [ *Tally ] [ Mirror ] [ Rows ]"), "\(h.row(0))")
+        #expect(h.contains("Count: 0"), "the pane starts on the next row")
+        h.click("Mirror ]")
+        #expect(h.host.selectedTab == 1)
+        #expect(h.row(0).contains("[ *Mirror ]"))
+        h.press("3")                                   // keys still switch tabs
+        #expect(h.row(0).contains("[ *Rows ]"))
+    }
+
+    @Test func withoutATabBarTheTabKeysStillWork() throws {
+        let h = try threeTabs(width: 80, height: 10)
+        h.host.shell = .none
+        h.press("alt-2")
+        #expect(h.host.selectedTab == 1)
+        #expect(h.row(1).contains("Mirrored: 0"), "the pane starts on the first row, under its padding: \(h.row(1))")
+    }
+}
