@@ -14,12 +14,25 @@ public struct AppDependency<Value: Sendable>: Sendable {
     // Key path literals without captures are immutable; stored as the concrete type so reads go
     // through the store's key path cache.
     nonisolated(unsafe) private let keyPath: KeyPath<Application, Dependency<Value>>
+    private let mainActorOnly: Bool
 
     public init(_ keyPath: any KeyPath<Application, Dependency<Value>> & Sendable) {
         self.keyPath = keyPath
+        mainActorOnly = false
     }
 
-    public var wrappedValue: Value { Application.dependency(keyPath) }
+    /// For a key path that is not `Sendable` (to a main-actor property): made on the main actor
+    /// and used there only (checked at every access).
+    @MainActor
+    public init(_ keyPath: KeyPath<Application, Dependency<Value>>) {
+        self.keyPath = keyPath
+        mainActorOnly = true
+    }
+
+    public var wrappedValue: Value {
+        if mainActorOnly { MainActorKeyPaths.check() }
+        return Application.dependency(keyPath)
+    }
 }
 
 /// Reads an `Observable` dependency (a model object) from a view. A view that reads it is redrawn
@@ -44,28 +57,50 @@ public struct AppDependency<Value: Sendable>: Sendable {
 @propertyWrapper
 public struct ObservedDependency<Value: Sendable>: Sendable {
     nonisolated(unsafe) private let keyPath: KeyPath<Application, Dependency<Value>>
+    private let mainActorOnly: Bool
 
     public init(_ keyPath: any KeyPath<Application, Dependency<Value>> & Sendable) {
         self.keyPath = keyPath
+        mainActorOnly = false
     }
 
-    public var wrappedValue: Value { Application.dependency(keyPath) }
+    /// For a key path that is not `Sendable` (to a main-actor property): made on the main actor
+    /// and used there only (checked at every access).
+    @MainActor
+    public init(_ keyPath: KeyPath<Application, Dependency<Value>>) {
+        self.keyPath = keyPath
+        mainActorOnly = true
+    }
+
+    public var wrappedValue: Value {
+        if mainActorOnly { MainActorKeyPaths.check() }
+        return Application.dependency(keyPath)
+    }
 
     /// Bindings to the model's writable properties (`$model.draft`).
-    public var projectedValue: Bindings { Bindings(keyPath: keyPath) }
+    public var projectedValue: Bindings { Bindings(keyPath: keyPath, mainActorOnly: mainActorOnly) }
 
     /// Makes a `Binding` for each writable property of the model; each get and set resolves the
-    /// dependency again, so the binding follows overrides.
+    /// dependency again, so the binding follows overrides. Setting a property of a plain
+    /// (not `Observable`) class tells whoever read the dependency.
     @dynamicMemberLookup
     public struct Bindings: Sendable {
         nonisolated(unsafe) let keyPath: KeyPath<Application, Dependency<Value>>
+        let mainActorOnly: Bool
 
         public subscript<Property>(dynamicMember property: ReferenceWritableKeyPath<Value, Property>) -> Binding<Property> {
             nonisolated(unsafe) let keyPath = self.keyPath
             nonisolated(unsafe) let property = property
+            let mainActorOnly = self.mainActorOnly
             return Binding(
-                get: { Application.dependency(keyPath)[keyPath: property] },
-                set: { Application.dependency(keyPath)[keyPath: property] = $0 }
+                get: {
+                    if mainActorOnly { MainActorKeyPaths.check() }
+                    return Application.dependency(keyPath)[keyPath: property]
+                },
+                set: { newValue in
+                    if mainActorOnly { MainActorKeyPaths.check() }
+                    Application.withCurrentUnretained { $0.resolveDependency(keyPath) }.box.changeObject { $0[keyPath: property] = newValue }
+                }
             )
         }
     }

@@ -24,18 +24,23 @@ open class Application: @unchecked Sendable {
     /// The process-wide store.
     public static var shared: Application { SharedSlot.instance.load() }
 
-    /// Replaces the shared store with an instance of a subclass, keeping all state declared so far.
+    /// Replaces the shared store with an instance of a subclass, keeping all state declared so far
+    /// (and counting its changes in `changes`). Returns the subclass, as AppState does, so a call
+    /// can go on with one of its static members.
     ///
     /// ```swift
-    /// final class DemoApplication: Application, @unchecked Sendable {}
-    /// Application.promote(to: DemoApplication.self)
+    /// final class DemoApplication: Application, @unchecked Sendable {
+    ///     static let title = "Demo"
+    /// }
+    /// let title = Application.promote(to: DemoApplication.self).title
+    /// let demo = Application.shared as? DemoApplication   // the promoted instance
     /// ```
     @discardableResult
-    public static func promote<Custom: Application>(to type: Custom.Type) -> Custom {
+    public static func promote<Custom: Application>(to type: Custom.Type) -> Custom.Type {
         let promoted = Custom()
         promoted.adoptState(from: shared)
         SharedSlot.instance.store(promoted)
-        return promoted
+        return Custom.self
     }
 
     @TaskLocal static var installed: Application?
@@ -67,14 +72,17 @@ open class Application: @unchecked Sendable {
     /// Counts every change to state in this store. Hosts compare it before and after evaluating
     /// a frame: `withObservationTracking` only starts observing once evaluation ends, so a change
     /// made on another thread meanwhile would otherwise never redraw the screen.
-    public var changes: Int { changeCounter.count.load(ordering: .acquiring) }
+    ///
+    /// A promoted store (`promote(to:)`) counts the changes of the state it took over too.
+    public var changes: Int { changeCounter.total }
 
     let changeCounter = ChangeCounter()
 
     // MARK: Storage
 
-    /// Every state box by its full key ("Feature.id", plus "@scope" for scoped state).
-    let registry = Mutex<[String: any StateStorage]>([:])
+    /// Every state box by its full key ("Feature.id", plus "@scope" for scoped state; other kinds
+    /// put their kind in front: "StoredState:Feature.id"), with where it was declared.
+    let registry = Mutex<[String: Registered]>([:])
     let keyPathCache = KeyPathCache()
 
     public required init() {}
@@ -83,26 +91,59 @@ open class Application: @unchecked Sendable {
     func adoptState(from other: Application) {
         let boxes = other.registry.withLock { $0 }
         registry.withLock { mine in mine.merge(boxes) { current, _ in current } }
+        // Those boxes count their changes in the other store's counter: count them here too.
+        changeCounter.inherit(other.changeCounter)
         // Pending writes of state declared so far, and where files go, come along too.
         let work = other.flushers.withLock { $0 }
         flushers.withLock { $0.append(contentsOf: work) }
         if let settings = other.storageSettings.withLock({ $0 }) { storageSettings.withLock { $0 = settings } }
     }
 
-    /// The box for a key, made with `make` on first use. Declaring one key with two value types
-    /// is a programming error and stops with a message naming the key.
+    /// The box for a key, made with `make` on first use (internal boxes: the persistence engine,
+    /// the sync watcher). One key with two types is a bug in the store itself here.
     func box<Box: StateStorage>(key: String, make: () -> Box) -> Box {
-        registry.withLock { boxes in
-            if let existing = boxes[key] {
-                guard let typed = existing as? Box else {
-                    preconditionFailure("state '\(key)' was declared twice with different types: \(type(of: existing)) and \(Box.self)")
+        registry.withLock { entries in
+            if let existing = entries[key] {
+                guard let typed = existing.storage as? Box else {
+                    preconditionFailure("internal key '\(key)' holds \(type(of: existing.storage)), not \(Box.self)")
                 }
                 return typed
             }
             let created = ChangeCounter.$attaching.withValue(changeCounter) { make() }
-            boxes[key] = created
+            entries[key] = Registered(storage: created)
             return created
         }
+    }
+
+    /// The box of a declaration, made with `make` on first use.
+    ///
+    /// Never stops the program: two declarations of one key from different places, where at least
+    /// one took its id from its property's name, share the value and are reported once in
+    /// `storeIssues`; a declaration of an existing key with another value type gets a box of its
+    /// own made by `fallback` (in memory only), also reported. Messages call the key `name` (the
+    /// key without its kind: "Counter.count").
+    func box<Box: StateStorage>(key: String, name: String? = nil, declaration: Declaration, make: () -> Box, fallback: (String) -> Box) -> Box {
+        let name = name ?? key
+        var issue: StoreIssue?
+        let box = registry.withLock { entries -> Box in
+            guard var entry = entries[key] else {
+                let created = ChangeCounter.$attaching.withValue(changeCounter) { make() }
+                entries[key] = Registered(storage: created, declaration: declaration)
+                return created
+            }
+            if entry.note(declaration, key: name, issue: &issue) { entries[key] = entry }
+            if let typed = entry.storage as? Box { return typed }
+            // Another value type: a box of its own, under a key naming the type.
+            let other = "\(key) as \(Box.valueTypeName)"
+            if let existing = entries[other]?.storage as? Box { return existing }
+            let first = entry.derivedAt ?? entry.explicitAt
+            issue = StoreIssue("'\(name)' is declared with two value types: \(type(of: entry.storage).valueTypeName)\(first.map { " at \($0)" } ?? "") and \(Box.valueTypeName) at \(declaration.site). The \(Box.valueTypeName) one gets a value of its own, kept in memory only; give one of them another id.")
+            let created = ChangeCounter.$attaching.withValue(changeCounter) { fallback(other) }
+            entries[other] = Registered(storage: created, declaration: declaration)
+            return created
+        }
+        if let issue { report(issue) }
+        return box
     }
 
     /// The full registry key of a declaration, including the current scope for scoped state.
@@ -113,15 +154,35 @@ open class Application: @unchecked Sendable {
 
     // MARK: In-memory state
 
-    /// Declares (or finds) in-memory state with an id; the first access stores `initial`.
+    /// Declares (or finds) in-memory state; the first access stores `initial`.
+    ///
+    /// Without an `id`, the declaring property's name is the id (`#function`), so AppState's
+    /// spelling works as is. Two declarations that end up with one key from different places (two
+    /// modules each declaring `isLoading`) share the value and are reported in `storeIssues`.
     ///
     /// ```swift
     /// extension Application {
     ///     public var username: State<String> { state(initial: "", id: "username") }
+    ///     public var isLoading: State<Bool> { state(initial: false) }   // key "App.isLoading"
     /// }
     /// ```
-    public func state<Value: Sendable>(initial: @autoclosure () -> Value, feature: String = "App", id: String) -> State<Value> {
-        State(box: box(key: Self.key(feature: feature, id: id, scoped: false)) { StateBox(initial(), key: "\(feature).\(id)") })
+    ///
+    /// `function`, `fileID` and `line` locate the declaration; leave them to their defaults.
+    public func state<Value: Sendable>(
+        initial: @autoclosure () -> Value,
+        feature: String = "App",
+        id: String? = nil,
+        function: String = #function,
+        fileID: String = #fileID,
+        line: Int = #line
+    ) -> State<Value> {
+        let key = Self.key(feature: feature, id: id ?? function, scoped: false)
+        return State(box: box(
+            key: key,
+            declaration: Declaration(derived: id == nil, fileID: fileID, line: line),
+            make: { StateBox(initial(), key: key) },
+            fallback: { StateBox(initial(), key: $0) }
+        ))
     }
 
     /// Declares in-memory state that each `Scope` keeps separately: two instances of one applet,
@@ -132,9 +193,23 @@ open class Application: @unchecked Sendable {
     ///     public var draft: State<String> { scopedState(initial: "", feature: "Notes", id: "draft") }
     /// }
     /// ```
-    public func scopedState<Value: Sendable>(initial: @autoclosure () -> Value, feature: String = "App", id: String) -> State<Value> {
-        let key = Self.key(feature: feature, id: id, scoped: true)
-        return State(box: box(key: key) { StateBox(initial(), key: key) })
+    ///
+    /// As with `state`, the id defaults to the declaring property's name.
+    public func scopedState<Value: Sendable>(
+        initial: @autoclosure () -> Value,
+        feature: String = "App",
+        id: String? = nil,
+        function: String = #function,
+        fileID: String = #fileID,
+        line: Int = #line
+    ) -> State<Value> {
+        let key = Self.key(feature: feature, id: id ?? function, scoped: true)
+        return State(box: box(
+            key: key,
+            declaration: Declaration(derived: id == nil, fileID: fileID, line: line),
+            make: { StateBox(initial(), key: key) },
+            fallback: { StateBox(initial(), key: $0) }
+        ))
     }
 
     /// The state at `keyPath` in the current store.
@@ -227,8 +302,89 @@ public struct StoreIssue: Hashable, Sendable, CustomStringConvertible {
 /// The count behind `Application.changes`, shared by the boxes of one store.
 final class ChangeCounter: Sendable {
     let count = Atomic<Int>(0)
+    /// The counters of the stores this one's store took state over from (`promote(to:)`).
+    private let inherited = Mutex<[ChangeCounter]>([])
+    private let hasInherited = Atomic<Bool>(false)
     /// The counter of the store whose `box(key:make:)` is making a box right now.
     @TaskLocal static var attaching: ChangeCounter?
+
+    /// This store's changes and those of the stores it took over.
+    var total: Int {
+        let own = count.load(ordering: .acquiring)
+        guard hasInherited.load(ordering: .acquiring) else { return own }
+        return own + inherited.withLock { $0.reduce(0) { $0 + $1.total } }
+    }
+
+    func inherit(_ other: ChangeCounter) {
+        guard other !== self else { return }
+        inherited.withLock { $0.append(other) }
+        hasInherited.store(true, ordering: .releasing)
+    }
+}
+
+/// Where a declaration of state is in the source, and whether its id came from its property's
+/// name (`#function`) rather than an explicit `id:`.
+struct Declaration: Sendable {
+    let derived: Bool
+    let site: DeclarationSite
+
+    init(derived: Bool, fileID: String, line: Int) {
+        self.derived = derived
+        site = DeclarationSite(fileID: fileID, line: line)
+    }
+}
+
+struct DeclarationSite: Hashable, Sendable, CustomStringConvertible {
+    let fileID: String
+    let line: Int
+    var description: String { "\(fileID):\(line)" }
+}
+
+/// A registry entry: the box, and the first places that declared it.
+struct Registered: Sendable {
+    let storage: any StateStorage
+    /// The first declaration that took this key from its property's name.
+    var derivedAt: DeclarationSite?
+    /// The first declaration that named this key with an explicit id.
+    var explicitAt: DeclarationSite?
+    var clashReported = false
+
+    init(storage: any StateStorage, declaration: Declaration? = nil) {
+        self.storage = storage
+        if let declaration {
+            if declaration.derived { derivedAt = declaration.site } else { explicitAt = declaration.site }
+        }
+    }
+
+    /// Records `declaration`; sets `issue` the first time the key turns out to be declared in two
+    /// places of which one derived it. Explicit ids may be shared on purpose: only a derived key
+    /// that meets another declaration is a clash. Returns true if the entry changed.
+    mutating func note(_ declaration: Declaration, key: String, issue: inout StoreIssue?) -> Bool {
+        let site = declaration.site
+        var other: DeclarationSite?
+        var changed = false
+        if declaration.derived {
+            if let first = derivedAt {
+                if first != site { other = first }
+            } else {
+                derivedAt = site
+                changed = true
+                other = explicitAt
+            }
+        } else {
+            if explicitAt == nil {
+                explicitAt = site
+                changed = true
+            }
+            if let first = derivedAt { other = first }
+        }
+        if let other, !clashReported {
+            clashReported = true
+            changed = true
+            issue = StoreIssue("'\(key)' is declared in two places: \(other) and \(site), and at least one of them takes its id from its property's name. They share one value; if they are different things, give one of them an id (id: \"...\").")
+        }
+        return changed
+    }
 }
 
 /// Holds the shared store behind an atomic pointer so reading it takes no lock. Every instance

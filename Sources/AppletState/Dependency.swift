@@ -36,7 +36,8 @@ extension Application {
     ///
     /// The id defaults to the declaring property's name; give one explicitly in a subscript (all
     /// of a subscript's instances would otherwise share one key). The registry key is
-    /// `"Dependency.<feature>.<id>"`.
+    /// `"Dependency.<feature>.<id>"`. As with state, two declarations of one key from different
+    /// places, one of them without an id, are reported in `storeIssues`.
     ///
     /// ```swift
     /// extension Application {
@@ -46,9 +47,21 @@ extension Application {
     ///     }
     /// }
     /// ```
-    public func dependency<Value: Sendable>(_ value: @autoclosure () -> Value, feature: String = "App", id: String = #function) -> Dependency<Value> {
-        let key = "Dependency.\(feature).\(id)"
-        let box = self.box(key: key) { DependencyBox<Value>(key: key) }
+    public func dependency<Value: Sendable>(
+        _ value: @autoclosure () -> Value,
+        feature: String = "App",
+        id: String? = nil,
+        function: String = #function,
+        fileID: String = #fileID,
+        line: Int = #line
+    ) -> Dependency<Value> {
+        let key = "Dependency.\(feature).\(id ?? function)"
+        let box = self.box(
+            key: key,
+            declaration: Declaration(derived: id == nil, fileID: fileID, line: line),
+            make: { DependencyBox<Value>(key: key) },
+            fallback: { DependencyBox<Value>(key: $0) }
+        )
         box.initializeIfNeeded(value)
         return Dependency(box: box)
     }
@@ -147,6 +160,8 @@ final class DependencyBox<Value: Sendable>: StateStorage, Observable, @unchecked
     /// The registry key, for logs and errors.
     let key: String
 
+    static var valueTypeName: String { "\(Value.self)" }
+
     init(key: String) {
         self.key = key
         valueKeyPath = \DependencyBox<Value>.value
@@ -200,6 +215,20 @@ final class DependencyBox<Value: Sendable>: StateStorage, Observable, @unchecked
                 return result
             }
         }
+    }
+
+    /// Runs `change` on the object in effect (a class: its properties change in place) and then
+    /// tells whoever read the dependency, unless the object is `Observable` and tells them itself.
+    /// A plain class's properties are not observable; this is how a view that read one through the
+    /// store hears that it was set through the store.
+    func changeObject<R>(_ change: (Value) throws -> R) rethrows -> R {
+        let object = untrackedValue
+        let result = try change(object)
+        if !(object is any Observable) {
+            registrar.willSet(self, keyPath: valueKeyPath)
+            registrar.didSet(self, keyPath: valueKeyPath)
+        }
+        return result
     }
 
     /// Puts `value` on top of the override stack; returns the id to remove it with.

@@ -31,6 +31,11 @@ public struct FileState<Value: Codable & Sendable>: BoxedState, MutableApplicati
     /// The property wrapper: `@FileState(\.layout) var layout` reads and writes the value in the current store.
     public init(_ keyPath: any KeyPath<Application, FileState<Value>> & Sendable) { core = HandleCore(keyPath: keyPath) }
 
+    /// The property wrapper, for a key path that is not `Sendable` (to a main-actor property):
+    /// made on the main actor and used there only (checked at every access).
+    @MainActor
+    public init(_ keyPath: KeyPath<Application, FileState<Value>>) { core = HandleCore(mainActorKeyPath: keyPath) }
+
     var box: StateBox<Value> { core.box }
 
     /// The current value. Setting it notifies observers and saves it.
@@ -49,6 +54,10 @@ public struct FileState<Value: Codable & Sendable>: BoxedState, MutableApplicati
     /// Every value this state takes from now on (ends when the consuming task is cancelled).
     public var changes: AsyncStream<Value> { core.changes }
 
+    /// Puts the value back to the declared initial value and deletes the file (at the next
+    /// write), so the next run starts from the initial value too.
+    public func reset() { core.box.reset() }
+
     public var wrappedValue: Value {
         get { value }
         nonmutating set { value = newValue }
@@ -64,6 +73,7 @@ public struct FileState<Value: Codable & Sendable>: BoxedState, MutableApplicati
 extension Application {
     /// Declares (or finds) file state; the first access reads the file, or uses `initial`.
     /// `folder` (created 0700 if missing; `~` is expanded) defaults to `<storage.directory>/files`.
+    /// Without an `id`, the declaring property's name is the id (see `state(initial:feature:id:)`).
     ///
     /// ```swift
     /// extension Application {
@@ -71,26 +81,80 @@ extension Application {
     ///     public var theme: FileState<Theme> { fileState(initial: .dark, feature: "UI", id: "theme", folder: "~/.config/demo") }
     /// }
     /// ```
-    public func fileState<Value: Codable & Sendable>(initial: @autoclosure () -> Value, feature: String = "App", id: String, folder: String? = nil) -> FileState<Value> {
-        let key = "\(feature).\(id)"
+    public func fileState<Value: Codable & Sendable>(
+        initial: @autoclosure () -> Value,
+        feature: String = "App",
+        id: String? = nil,
+        folder: String? = nil,
+        function: String = #function,
+        fileID: String = #fileID,
+        line: Int = #line
+    ) -> FileState<Value> {
+        let key = "\(feature).\(id ?? function)"
+        return fileState(
+            initial: initial, key: key, name: Persistence.fileName(key) + ".json", folder: folder,
+            declaration: Declaration(derived: id == nil, fileID: fileID, line: line)
+        )
+    }
+
+    /// Declares (or finds) file state in AppState's spelling: the file `filename` (used as given)
+    /// in the folder `path` (`~` is expanded; by default `<storage.directory>/files`). The content
+    /// is the same readable JSON as every `FileState`'s (never Base64).
+    ///
+    /// ```swift
+    /// extension Application {
+    ///     public var recent: FileState<[String]> { fileState(initial: [], path: "~/.config/demo", filename: "recent.json") }
+    /// }
+    /// ```
+    public func fileState<Value: Codable & Sendable>(
+        initial: @autoclosure () -> Value,
+        path: String? = nil,
+        filename: String,
+        fileID: String = #fileID,
+        line: Int = #line
+    ) -> FileState<Value> {
+        fileState(
+            initial: initial, key: filename, name: Persistence.fileName(filename), folder: path,
+            declaration: Declaration(derived: false, fileID: fileID, line: line)
+        )
+    }
+
+    /// Declares (or finds) optional file state whose initial value is nil, in AppState's spelling.
+    ///
+    /// ```swift
+    /// extension Application {
+    ///     public var draft: FileState<String?> { fileState(filename: "draft.json") }
+    /// }
+    /// ```
+    public func fileState<Value: Codable & Sendable>(
+        path: String? = nil,
+        filename: String,
+        fileID: String = #fileID,
+        line: Int = #line
+    ) -> FileState<Value?> {
+        fileState(initial: nil, path: path, filename: filename, fileID: fileID, line: line)
+    }
+
+    /// The file state kept in `<folder>/<name>`: one box per file, whichever way it was declared.
+    private func fileState<Value: Codable & Sendable>(
+        initial: () -> Value, key: String, name: String, folder: String?, declaration: Declaration
+    ) -> FileState<Value> {
+        let (path, root) = Self.filePath(persistence, name: name, folder: folder)
         return FileState(box: persistentBox(
+            registryKey: "\(PersistentKind.file.rawValue):\(path)",
             key: key,
-            kind: .file,
-            load: { persistence in
-                let (path, _) = Self.filePath(persistence, feature: feature, id: id, folder: folder)
-                return persistence.loadFile(key: key, path: path, initial: initial())
-            },
-            entry: { persistence -> ValueEntry<Value> in
-                let (path, root) = Self.filePath(persistence, feature: feature, id: id, folder: folder)
-                return ValueEntry<Value>(key: key, kind: .file, target: .file(path: path, root: root), persistence: persistence)
+            declaration: declaration,
+            initial: initial,
+            load: { persistence, initial in persistence.loadFile(key: key, path: path, initial: initial) },
+            entry: { persistence in
+                ValueEntry<Value>(key: key, kind: .file, target: .file(path: path, root: root), persistence: persistence)
             },
             attach: { entry, box in entry.box = box }
         ))
     }
 
     /// Where a `FileState` lives, and the folder to name if it cannot be written.
-    static func filePath(_ persistence: Persistence, feature: String, id: String, folder: String?) -> (path: String, root: String) {
-        let name = Persistence.fileName("\(feature).\(id)") + ".json"
+    static func filePath(_ persistence: Persistence, name: String, folder: String?) -> (path: String, root: String) {
         guard let folder else {
             return ((persistence.filesFolder as NSString).appendingPathComponent(name), persistence.configuration.directory)
         }

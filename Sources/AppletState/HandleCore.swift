@@ -8,15 +8,27 @@ struct HandleCore<Handle: BoxedState>: @unchecked Sendable {   // key path liter
     let resolvedBox: StateBox<Value>?
     /// Set for a property wrapper; nil for a handle (the two inits set exactly one of them).
     let keyPath: KeyPath<Application, Handle>?
+    /// The key path may name a main-actor property (it was not `Sendable`): use it on the main
+    /// actor only.
+    let mainActorOnly: Bool
 
     init(box: StateBox<Value>) {
         resolvedBox = box
         keyPath = nil
+        mainActorOnly = false
     }
 
     init(keyPath: any KeyPath<Application, Handle> & Sendable) {
         resolvedBox = nil
         self.keyPath = keyPath
+        mainActorOnly = false
+    }
+
+    @MainActor
+    init(mainActorKeyPath keyPath: KeyPath<Application, Handle>) {
+        resolvedBox = nil
+        self.keyPath = keyPath
+        mainActorOnly = true
     }
 
     var box: StateBox<Value> {
@@ -27,7 +39,8 @@ struct HandleCore<Handle: BoxedState>: @unchecked Sendable {   // key path liter
     /// The box of a property wrapper's key path in the current store.
     @inline(never)
     func resolve() -> StateBox<Value> {
-        Application.withCurrentUnretained { $0.resolve(keyPath.unsafelyUnwrapped) }.box
+        if mainActorOnly { MainActorKeyPaths.check() }
+        return Application.withCurrentUnretained { $0.resolve(keyPath.unsafelyUnwrapped) }.box
     }
 
     /// The value: a handle's box is used in place (`unsafelyUnwrapped` after the nil check);
@@ -54,4 +67,14 @@ struct HandleCore<Handle: BoxedState>: @unchecked Sendable {   // key path liter
     }
 
     var changes: AsyncStream<Value> { box.changes() }
+}
+
+/// Property wrappers made on the main actor from key paths that are not `Sendable` (key paths to
+/// main-actor properties, or a key path held in a `KeyPath` variable) keep them, and check at
+/// every access that they are on the main actor: the key path may run main-actor code.
+enum MainActorKeyPaths {
+    @inline(__always)
+    static func check() {
+        MainActor.preconditionIsolated("a property wrapper made from a main-actor key path is used off the main actor")
+    }
 }

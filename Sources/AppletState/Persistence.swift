@@ -6,8 +6,9 @@ import Glibc
 import Darwin
 #endif
 
-/// The kinds of state that live on disk, to name them in messages and to catch one key declared
-/// as two kinds.
+/// The kinds of state that live on disk. Each kind has keys of its own in the store's registry
+/// ("StoredState:Feature.id"), so a `StoredState` and a `FileState` with one feature and id are
+/// two values, kept in two places.
 enum PersistentKind: String, Sendable {
     case stored = "StoredState"
     case file = "FileState"
@@ -34,6 +35,9 @@ class PersistentEntry: @unchecked Sendable {
     let kind: PersistentKind
     let target: Target
     let dirty = Atomic<Bool>(false)
+    /// Reset: the next write removes the saved value (the store file's key, or the file) instead
+    /// of writing it. Any later change clears it.
+    let removed = Atomic<Bool>(false)
     let persistence: Persistence
 
     init(key: String, kind: PersistentKind, target: Target, persistence: Persistence) {
@@ -41,6 +45,13 @@ class PersistentEntry: @unchecked Sendable {
         self.kind = kind
         self.target = target
         self.persistence = persistence
+    }
+
+    /// The box's change hook: a set after a reset saves the value again.
+    @inline(__always)
+    final func changed() {
+        if removed.load(ordering: .relaxed) { removed.store(false, ordering: .sequentiallyConsistent) }
+        markDirty()
     }
 
     /// Marks the key as changed and, if no write is pending, schedules one.
@@ -160,8 +171,6 @@ final class Persistence: StateStorage {
     private let disk = Mutex(Disk())
 
     private struct Owners {
-        /// The kind of every persistent key, to tell them apart.
-        var kinds: [String: PersistentKind] = [:]
         /// Where problems go: the `storeIssues` of the latest store that used this engine (a
         /// promoted store takes over the engine of the one it replaced). Not the store itself:
         /// the store owns this engine, and a weak reference would slow every use of the store.
@@ -189,19 +198,6 @@ final class Persistence: StateStorage {
 
     // MARK: Keys and owners
 
-    /// Checks that `key` was declared as `kind` (a key that exists in the store but not here was
-    /// made by `state(initial:id:)`), and records `application` as the one to report to. Returns
-    /// true when `application` still needs this engine's `flush` registered.
-    func check(key: String, kind: PersistentKind, existsInStore: Bool, application: Application) -> Bool {
-        let (found, register) = owners.withLock { owners -> (PersistentKind?, Bool) in
-            (owners.kinds[key], Self.adopt(application, &owners))
-        }
-        if existsInStore && found != kind {
-            preconditionFailure("state '\(key)' was declared twice as different kinds: \(found?.rawValue ?? "State") and \(kind.rawValue)")
-        }
-        return register
-    }
-
     /// Records that `application` uses this engine. Returns true the first time: the caller
     /// then registers this engine's `flush` with it and makes it the store to report to.
     func adopt(_ application: Application) -> Bool {
@@ -217,10 +213,6 @@ final class Persistence: StateStorage {
         let issues = application.storeIssues.box
         owners.withLock { $0.issues = issues }
         application.onFlush { self.writePending() }
-    }
-
-    func register(_ entry: PersistentEntry) {
-        owners.withLock { $0.kinds[entry.key] = entry.kind }
     }
 
     /// Logs problems and adds them to the store's `storeIssues`, as `Application.report(_:)` does.
@@ -271,6 +263,24 @@ final class Persistence: StateStorage {
                 let entry = item.entry
                 // Cleared before the value is read: a change after this read marks it again.
                 entry.dirty.store(false, ordering: .sequentiallyConsistent)
+                if entry.removed.load(ordering: .sequentiallyConsistent) {
+                    switch entry.target {
+                    case .store:
+                        if disk.document != nil, !disk.storeBlocked, disk.document!.fragments.removeValue(forKey: entry.key) != nil {
+                            storeChanged = true
+                        }
+                    case .file(let path, _):
+                        if disk.blockedFiles.contains(path) { continue }
+                        if unlink(path) != 0, errno != ENOENT, errno != ENOTDIR {
+                            let reason = String(cString: strerror(errno))
+                            issues.append(StoreIssue("Cannot delete \(path) to reset '\(entry.key)': \(reason). The value in memory is the initial one; the file keeps the old one until it can be removed.", path: path))
+                            disk.retry[id] = item
+                        }
+                    case .secret:
+                        break
+                    }
+                    continue
+                }
                 let data: Data
                 do {
                     guard let encoded = try entry.encoded() else { continue }
@@ -551,54 +561,59 @@ extension Application {
     /// This store's persistence engine, made at the first persistent access with the `storage`
     /// in effect then.
     var persistence: Persistence {
-        let issues = storeIssues.box
-        let engine = box(key: Persistence.registryKey) { Persistence(configuration: storage, issues: issues) }
+        let engine: Persistence
+        if let made = registry.withLock({ $0[Persistence.registryKey]?.storage }) {
+            engine = unsafeDowncast(made as AnyObject, to: Persistence.self)
+        } else {
+            let issues = storeIssues.box
+            engine = box(key: Persistence.registryKey) { Persistence(configuration: storage, issues: issues) }
+        }
         if engine.adopt(self) { engine.attach(to: self) }
         return engine
     }
 
-    /// The box of a persistent key: the existing one, or a new one holding what `load` read, with
-    /// a hook that saves its changes. Problems found while loading are reported once, by the
-    /// access that made the box.
+    /// The box of a persistent key: the existing one, or a new one holding what `load` read (given
+    /// the declaration's initial value), with a hook that saves its changes. Problems found while
+    /// loading are reported once, by the access that made the box.
+    ///
+    /// `registryKey` is the kind and the key ("StoredState:Feature.id"); `key` is what the value is
+    /// saved under and named by in messages.
     func persistentBox<Value: Sendable, Entry: PersistentEntry>(
+        registryKey: String,
         key: String,
-        kind: PersistentKind,
-        load: (Persistence) -> (value: Value, issues: [StoreIssue]),
+        declaration: Declaration,
+        initial: () -> Value,
+        load: (Persistence, Value) -> (value: Value, issues: [StoreIssue]),
         entry makeEntry: (Persistence) -> Entry,
         attach: (Entry, StateBox<Value>) -> Void
     ) -> StateBox<Value> {
-        let (found, engine) = registry.withLock { ($0[key], $0[Persistence.registryKey]) }
-        let persistence = engine.map { unsafeDowncast($0 as AnyObject, to: Persistence.self) } ?? self.persistence
-        if persistence.check(key: key, kind: kind, existsInStore: found != nil, application: self) {
-            persistence.attach(to: self)
+        let persistence = self.persistence
+        // A value of another type under this key is kept in memory only.
+        let fallback = { (other: String) in StateBox(initial(), key: other) }
+        if registry.withLock({ $0[registryKey] != nil }) {
+            // Entries are never removed: `make` does not run.
+            return box(key: registryKey, name: key, declaration: declaration, make: { StateBox(initial(), key: key) }, fallback: fallback)
         }
-        if let found {
-            guard let typed = found as? StateBox<Value> else {
-                preconditionFailure("state '\(key)' was declared twice with different types: \(type(of: found)) and \(StateBox<Value>.self)")
-            }
-            return typed
-        }
-        let (value, issues) = load(persistence)
+        let start = initial()
+        let (value, issues) = load(persistence, start)
         var created = false
-        let made = box(key: key) { () -> StateBox<Value> in
+        let made = box(key: registryKey, name: key, declaration: declaration, make: { () -> StateBox<Value> in
             created = true
             let entry = makeEntry(persistence)
             let box: StateBox<Value>
             if case .secret = entry.target {
-                box = StateBox(value, key: key) { _ in persistence.writeSecret(entry) }
+                box = StateBox(value, initial: start, key: key) { _ in persistence.writeSecret(entry) }
             } else {
-                box = StateBox(value, key: key) { _ in entry.markDirty() }
+                box = StateBox(value, initial: start, key: key, didChange: { _ in entry.changed() }, onReset: { box in
+                    // Back to the initial value, and the saved one removed at the next write.
+                    box.restoreInitial { entry.removed.store(true, ordering: .sequentiallyConsistent) }
+                    entry.markDirty()
+                })
             }
             attach(entry, box)
-            persistence.register(entry)
             return box
-        }
-        if created {
-            persistence.report(issues)
-        } else {
-            // Another thread declared it first; it must have been the same kind.
-            _ = persistence.check(key: key, kind: kind, existsInStore: true, application: self)
-        }
+        }, fallback: fallback)
+        if created { persistence.report(issues) }
         return made
     }
 

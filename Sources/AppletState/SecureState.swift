@@ -36,6 +36,11 @@ public struct SecureState: BoxedState, MutableApplicationState {
     /// The property wrapper: `@SecureState(\.token) var token` reads and writes the value in the current store.
     public init(_ keyPath: any KeyPath<Application, SecureState> & Sendable) { core = HandleCore(keyPath: keyPath) }
 
+    /// The property wrapper, for a key path that is not `Sendable` (to a main-actor property):
+    /// made on the main actor and used there only (checked at every access).
+    @MainActor
+    public init(_ keyPath: KeyPath<Application, SecureState>) { core = HandleCore(mainActorKeyPath: keyPath) }
+
     var box: StateBox<String?> { core.box }
 
     /// The current value. Setting it notifies observers and saves it.
@@ -54,6 +59,9 @@ public struct SecureState: BoxedState, MutableApplicationState {
     /// Every value this state takes from now on (ends when the consuming task is cancelled).
     public var changes: AsyncStream<String?> { core.changes }
 
+    /// Forgets the secret: the value is nil again and its file is deleted.
+    public func reset() { core.box.reset() }
+
     public var wrappedValue: String? {
         get { value }
         nonmutating set { value = newValue }
@@ -68,19 +76,29 @@ public struct SecureState: BoxedState, MutableApplicationState {
 
 extension Application {
     /// Declares (or finds) a secret; the first access reads its file (nil if there is none).
-    /// Not an encrypted keychain: a file only your user can read.
+    /// Not an encrypted keychain: a file only your user can read. Without an `id`, the declaring
+    /// property's name is the id (see `state(initial:feature:id:)`).
     ///
     /// ```swift
     /// extension Application {
     ///     public var password: SecureState { secureState(feature: "Mail", id: "password") }
+    ///     public var userToken: SecureState { secureState() }   // .../secure/App.userToken
     /// }
     /// ```
-    public func secureState(feature: String = "App", id: String) -> SecureState {
-        let key = "\(feature).\(id)"
+    public func secureState(
+        feature: String = "App",
+        id: String? = nil,
+        function: String = #function,
+        fileID: String = #fileID,
+        line: Int = #line
+    ) -> SecureState {
+        let key = "\(feature).\(id ?? function)"
         return SecureState(box: persistentBox(
+            registryKey: "\(PersistentKind.secure.rawValue):\(key)",
             key: key,
-            kind: .secure,
-            load: { persistence in persistence.loadSecret(key: key, path: Self.secretPath(persistence, key: key)) },
+            declaration: Declaration(derived: id == nil, fileID: fileID, line: line),
+            initial: { nil },
+            load: { persistence, _ in persistence.loadSecret(key: key, path: Self.secretPath(persistence, key: key)) },
             entry: { persistence in
                 SecretEntry(key: key, kind: .secure, target: .secret(path: Self.secretPath(persistence, key: key)), persistence: persistence)
             },

@@ -65,9 +65,10 @@ extension Application {
         let write: @Sendable (inout Root, SliceValue?) -> Bool
         let label: @Sendable () -> String
 
-        /// Over a non-optional part: writing nil is ignored.
-        init(state: Kind, keyPath: any WritableKeyPath<Root, SliceValue> & Sendable) {
-            let part = keyPath
+        /// Over a non-optional part: writing nil is ignored. (Key paths are immutable; one that is
+        /// not `Sendable` comes from a main-actor wrapper, which uses it on the main actor only.)
+        init(state: Kind, keyPath: WritableKeyPath<Root, SliceValue>) {
+            nonisolated(unsafe) let part = keyPath
             self.state = state
             read = { $0[keyPath: part] }
             write = { root, newValue in
@@ -79,8 +80,8 @@ extension Application {
         }
 
         /// Over an optional part, flattened: writing nil sets the part to nil.
-        init(state: Kind, keyPath: any WritableKeyPath<Root, SliceValue?> & Sendable) {
-            let part = keyPath
+        init(state: Kind, keyPath: WritableKeyPath<Root, SliceValue?>) {
+            nonisolated(unsafe) let part = keyPath
             self.state = state
             read = { $0[keyPath: part] }
             write = { root, newValue in
@@ -144,14 +145,14 @@ extension Application {
         public let state: Kind
         let read: @Sendable (Root) -> SliceValue?
 
-        init(state: Kind, keyPath: any KeyPath<Root, SliceValue> & Sendable) {
-            let part = keyPath
+        init(state: Kind, keyPath: KeyPath<Root, SliceValue>) {
+            nonisolated(unsafe) let part = keyPath
             self.state = state
             read = { $0[keyPath: part] }
         }
 
-        init(state: Kind, keyPath: any KeyPath<Root, SliceValue?> & Sendable) {
-            let part = keyPath
+        init(state: Kind, keyPath: KeyPath<Root, SliceValue?>) {
+            nonisolated(unsafe) let part = keyPath
             self.state = state
             read = { $0[keyPath: part] }
         }
@@ -184,7 +185,7 @@ extension Application {
             get { dependency.value[keyPath: keyPath] }
             nonmutating set {
                 if let reference = keyPath as? ReferenceWritableKeyPath<Value, SliceValue> {
-                    dependency.box.untrackedValue[keyPath: reference] = newValue
+                    dependency.box.changeObject { $0[keyPath: reference] = newValue }
                 } else {
                     let keyPath = self.keyPath
                     dependency.box.modify { $0[keyPath: keyPath] = newValue }
@@ -196,8 +197,7 @@ extension Application {
         @discardableResult
         public func modify<R>(_ change: (inout SliceValue) throws -> R) rethrows -> R {
             if let reference = keyPath as? ReferenceWritableKeyPath<Value, SliceValue> {
-                let object = dependency.box.untrackedValue
-                return try change(&object[keyPath: reference])
+                return try dependency.box.changeObject { try change(&$0[keyPath: reference]) }
             }
             let keyPath = self.keyPath
             return try dependency.box.modify { try change(&$0[keyPath: keyPath]) }

@@ -42,11 +42,21 @@ extension Application {
         /// Every value this state takes from now on, for code outside views (tasks, services).
         /// The sequence ends when the consuming task is cancelled.
         public var changes: AsyncStream<Value> { box.changes() }
+
+        /// Puts the value back to the declared initial value (`Application.reset(\.key)`).
+        public func reset() { box.reset() }
     }
 }
 
 /// Anything the store keeps under a key: state boxes, dependency boxes.
-protocol StateStorage: AnyObject, Sendable {}
+protocol StateStorage: AnyObject, Sendable {
+    /// The type of value kept, for messages about a key declared with two types.
+    static var valueTypeName: String { get }
+}
+
+extension StateStorage {
+    static var valueTypeName: String { "\(Self.self)" }
+}
 
 /// Any kind of state whose value can be read, written and changed atomically: `State`,
 /// `StoredState`, `FileState`, `SecureState`, `SyncState`. Slices work over all of them.
@@ -81,6 +91,13 @@ final class StateBox<Value: Sendable>: StateStorage, Observable, @unchecked Send
     let key: String
     /// Called after every change, outside the lock, with the new value (persistence, sync).
     private let didChange: (@Sendable (Value) -> Void)?
+    /// The declared initial value, for `reset()`.
+    let initial: Value
+    /// What `reset()` does for kinds that keep the value elsewhere too (files, other instances);
+    /// nil: set `initial` like any other value.
+    private let onReset: (@Sendable (StateBox<Value>) -> Void)?
+
+    static var valueTypeName: String { "\(Value.self)" }
 
     /// The keeping store's change count: boxes are made inside `Application.box(key:make:)`,
     /// which makes its counter available while `make` runs.
@@ -94,11 +111,19 @@ final class StateBox<Value: Sendable>: StateStorage, Observable, @unchecked Send
     /// use otherwise, which made each read cost ~800 ns.
     private let valueKeyPath: KeyPath<StateBox<Value>, Value>
 
-    init(_ value: Value, key: String, didChange: (@Sendable (Value) -> Void)? = nil) {
+    /// A box holding its initial value.
+    convenience init(_ value: Value, key: String, didChange: (@Sendable (Value) -> Void)? = nil, onReset: (@Sendable (StateBox<Value>) -> Void)? = nil) {
+        self.init(value, initial: value, key: key, didChange: didChange, onReset: onReset)
+    }
+
+    /// A box holding `value` (read from a file, say), whose declared initial value is `initial`.
+    init(_ value: Value, initial: Value, key: String, didChange: (@Sendable (Value) -> Void)? = nil, onReset: (@Sendable (StateBox<Value>) -> Void)? = nil) {
         valueKeyPath = \StateBox<Value>.value
         storage = ValueLock(value)
+        self.initial = initial
         self.key = key
         self.didChange = didChange
+        self.onReset = onReset
     }
 
     var value: Value {
@@ -139,6 +164,23 @@ final class StateBox<Value: Sendable>: StateStorage, Observable, @unchecked Send
         storage.withLock { $0 = newValue }
         announce()
         notifySubscribers(newValue)
+    }
+
+    /// Puts the value back to `initial`.
+    func reset() {
+        if let onReset { onReset(self) } else { set(initial) }
+    }
+
+    /// Sets `initial` without calling `didChange`, running `alongside` under the value's lock (so
+    /// no write comes in between the two); observers and subscribers hear of it.
+    func restoreInitial(alongside: () -> Void = {}) {
+        storage.withLock { value in
+            value = initial
+            alongside()
+        }
+        announce()
+        notifySubscribers(initial)
+        StateLog.changed(key)
     }
 
     @inline(__always)

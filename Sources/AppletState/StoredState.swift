@@ -35,6 +35,11 @@ public struct StoredState<Value: Codable & Sendable>: BoxedState, MutableApplica
     /// The property wrapper: `@StoredState(\.counter) var count` reads and writes the value in the current store.
     public init(_ keyPath: any KeyPath<Application, StoredState<Value>> & Sendable) { core = HandleCore(keyPath: keyPath) }
 
+    /// The property wrapper, for a key path that is not `Sendable` (to a main-actor property):
+    /// made on the main actor and used there only (checked at every access).
+    @MainActor
+    public init(_ keyPath: KeyPath<Application, StoredState<Value>>) { core = HandleCore(mainActorKeyPath: keyPath) }
+
     var box: StateBox<Value> { core.box }
 
     /// The current value. Setting it notifies observers and saves it.
@@ -53,6 +58,10 @@ public struct StoredState<Value: Codable & Sendable>: BoxedState, MutableApplica
     /// Every value this state takes from now on (ends when the consuming task is cancelled).
     public var changes: AsyncStream<Value> { core.changes }
 
+    /// Puts the value back to the declared initial value and removes the saved one from the store
+    /// file (at the next write), so the next run starts from the initial value too.
+    public func reset() { core.box.reset() }
+
     public var wrappedValue: Value {
         get { value }
         nonmutating set { value = newValue }
@@ -67,21 +76,50 @@ public struct StoredState<Value: Codable & Sendable>: BoxedState, MutableApplica
 
 extension Application {
     /// Declares (or finds) stored state; the first access loads the saved value, or `initial`.
+    /// Without an `id`, the declaring property's name is the id (see `state(initial:feature:id:)`).
     ///
     /// ```swift
     /// extension Application {
     ///     public var prefs: StoredState<Prefs> { storedState(initial: Prefs(), feature: "Settings", id: "prefs") }
+    ///     public var launches: StoredState<Int> { storedState(initial: 0) }   // saved as "App.launches"
     /// }
     /// ```
-    public func storedState<Value: Codable & Sendable>(initial: @autoclosure () -> Value, feature: String = "App", id: String) -> StoredState<Value> {
-        let key = "\(feature).\(id)"
+    public func storedState<Value: Codable & Sendable>(
+        initial: @autoclosure () -> Value,
+        feature: String = "App",
+        id: String? = nil,
+        function: String = #function,
+        fileID: String = #fileID,
+        line: Int = #line
+    ) -> StoredState<Value> {
+        let key = "\(feature).\(id ?? function)"
         return StoredState(box: persistentBox(
+            registryKey: "\(PersistentKind.stored.rawValue):\(key)",
             key: key,
-            kind: .stored,
-            load: { $0.loadStored(key: key, initial: initial()) },
+            declaration: Declaration(derived: id == nil, fileID: fileID, line: line),
+            initial: initial,
+            load: { $0.loadStored(key: key, initial: $1) },
             entry: { ValueEntry<Value>(key: key, kind: .stored, target: .store, persistence: $0) },
             attach: { entry, box in entry.box = box }
         ))
+    }
+
+    /// Declares (or finds) optional stored state whose initial value is nil, as AppState's
+    /// `storedState(id:)` does.
+    ///
+    /// ```swift
+    /// extension Application {
+    ///     public var lastSearch: StoredState<String?> { storedState(id: "lastSearch") }
+    /// }
+    /// ```
+    public func storedState<Value: Codable & Sendable>(
+        feature: String = "App",
+        id: String? = nil,
+        function: String = #function,
+        fileID: String = #fileID,
+        line: Int = #line
+    ) -> StoredState<Value?> {
+        storedState(initial: nil, feature: feature, id: id, function: function, fileID: fileID, line: line)
     }
 
     /// The stored state at `keyPath` in the current store (AppState's spelling).

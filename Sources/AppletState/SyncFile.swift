@@ -10,7 +10,9 @@ import Darwin
 protocol SyncEndpoint: AnyObject, Sendable {
     var path: String { get }
     /// Reads the file and takes in a value written by another instance (no write back).
-    func reloadFromDisk()
+    /// `removed`: the file may have been deleted on purpose (a reset elsewhere, an `rm`), as
+    /// opposed to moved aside as damaged: if it is gone, the value goes back to its initial one.
+    func reloadFromDisk(removed: Bool)
 }
 
 /// The file behind one `SyncState`: `<folder>/<Feature>.<id>.json`, with `<Feature>.<id>.lock`
@@ -51,7 +53,7 @@ final class SyncFile<Value: Codable & Sendable>: SyncEndpoint, @unchecked Sendab
         lastValue = initial
         // Writes that reach the box directly (not through `SyncState`) are written too.
         let relay = SyncRelay<Value>()
-        box = StateBox(initial, key: key, didChange: { relay.file?.persist($0) })
+        box = StateBox(initial, key: key, didChange: { relay.file?.persist($0) }, onReset: { _ in relay.file?.reset() })
         relay.file = self
         SyncFiles.register(self, for: box)
 
@@ -88,13 +90,15 @@ final class SyncFile<Value: Codable & Sendable>: SyncEndpoint, @unchecked Sendab
 
     // MARK: Operations
 
+    // A value that cannot be encoded is refused everywhere (memory too): no instance may show a
+    // value the others cannot see. It is reported, and the state keeps its previous value.
+
     func set(_ newValue: Value) {
         lock.lock()
         defer { lock.unlock(); center?.deliverIssues() }
+        guard let data = encode(newValue) else { return }
         guard !memoryOnly else { return box.set(newValue) }
-        if let data = encode(newValue) {
-            withFileLock { writeLocked(data, newValue) }
-        }
+        withFileLock { writeLocked(data, newValue) }
         box.setFromOutside(newValue)
         StateLog.changed(key)
     }
@@ -102,36 +106,79 @@ final class SyncFile<Value: Codable & Sendable>: SyncEndpoint, @unchecked Sendab
     func modify<R>(_ change: (inout Value) throws -> R) rethrows -> R {
         lock.lock()
         defer { lock.unlock(); center?.deliverIssues() }
-        guard !memoryOnly else { return try box.modify(change) }
-        // What memory must show when done: the changed value, or (if the change threw) at least
-        // the newer value read from the file.
+        if memoryOnly {
+            // Every write of this value holds `lock`: this is atomic all the same.
+            var value = box.untrackedValue
+            let result = try change(&value)
+            if encode(value) != nil { box.set(value) }
+            return result
+        }
+        // What memory must show when done: the changed value, or (if the change threw or cannot
+        // be saved) at least the newer value read from the file.
         var outcome: Value?
         defer { if let outcome { box.setFromOutside(outcome) } }
         return try withFileLock {
             var (value, fresh) = latestLocked()
             if fresh { outcome = value }
             let result = try change(&value)
-            if let data = encode(value) { writeLocked(data, value) }
-            outcome = value
-            StateLog.changed(key)
+            if let data = encode(value) {
+                writeLocked(data, value)
+                outcome = value
+                StateLog.changed(key)
+            }
             return result
         }
     }
 
-    /// A change made on the box directly (not through `SyncState`): write it as a plain set.
+    /// A change made on the box directly (not through `SyncState`): write it as a plain set, or
+    /// put back the value everyone sees if it cannot be saved.
     fileprivate func persist(_ value: Value) {
         lock.lock()
         defer { lock.unlock(); center?.deliverIssues() }
-        guard !memoryOnly, let data = encode(value) else { return }
+        guard !memoryOnly else { return }
+        guard let data = encode(value) else { return box.setFromOutside(lastValue) }
         withFileLock { writeLocked(data, value) }
     }
 
-    func reloadFromDisk() {
+    /// Back to the initial value here, and (by deleting the file) in every other instance and at
+    /// the next start.
+    func reset() {
+        lock.lock()
+        defer { lock.unlock(); center?.deliverIssues() }
+        if !memoryOnly {
+            withFileLock {
+                if unlink(path) != 0, errno != ENOENT {
+                    report("The shared value \(key) cannot be reset: deleting \(path) failed (\(String(cString: strerror(errno)))); other instances keep the old value.")
+                }
+            }
+            lastBytes = nil
+            lastValue = box.initial
+        }
+        box.restoreInitial()
+    }
+
+    func reloadFromDisk(removed: Bool) {
         lock.lock()
         defer { lock.unlock(); center?.deliverIssues() }
         guard !memoryOnly else { return }
+        let read: Data?
+        do { read = try AtomicFile.read(path) } catch { return }
+        guard let data = read else {
+            // Gone. Writes replace the file, never remove it: deleted, it was reset elsewhere (or
+            // removed by hand); otherwise another instance moved it aside as damaged, and memory
+            // keeps its value.
+            if lastBytes != nil {
+                lastBytes = nil
+                if removed {
+                    lastValue = box.initial
+                    reloadCount.add(1, ordering: .relaxed)
+                    box.setFromOutside(box.initial)
+                }
+            }
+            return
+        }
         // An empty file is being written by hand (truncate, then write): its close comes later.
-        guard let data = try? AtomicFile.read(path), !data.isEmpty, data != lastBytes else { return }
+        guard !data.isEmpty, data != lastBytes else { return }
         if let value = decode(data) {
             take(value, bytes: data)
         } else {
@@ -151,7 +198,17 @@ final class SyncFile<Value: Codable & Sendable>: SyncEndpoint, @unchecked Sendab
 
     /// The newest value anyone wrote (from the file), and whether it is newer than memory.
     private func latestLocked() -> (Value, fresh: Bool) {
-        guard let data = readLocked(), !data.isEmpty else { return (box.untrackedValue, false) }
+        var absent = false
+        guard let data = readLocked(absent: &absent) else {
+            // Deleted since we last saw it: another instance reset it.
+            if absent, lastBytes != nil {
+                lastBytes = nil
+                lastValue = box.initial
+                return (box.initial, true)
+            }
+            return (box.untrackedValue, false)
+        }
+        guard !data.isEmpty else { return (box.untrackedValue, false) }
         if data == lastBytes { return (lastValue, false) }
         if let value = decode(data) {
             lastBytes = data
@@ -163,13 +220,27 @@ final class SyncFile<Value: Codable & Sendable>: SyncEndpoint, @unchecked Sendab
     }
 
     private func recheckCorruptLocked(firstAccess: Bool) {
-        guard let data = readLocked(), !data.isEmpty, data != lastBytes else { return }
+        var absent = false
+        guard let data = readLocked(absent: &absent) else {
+            // Another instance moved the damaged file aside: not a reset, memory is kept.
+            if absent { lastBytes = nil }
+            return
+        }
+        guard !data.isEmpty, data != lastBytes else { return }
         if let value = decode(data) { take(value, bytes: data) } else { moveAsideLocked(firstAccess: firstAccess) }
     }
 
+    /// The file's bytes; nil if it is absent or cannot be read (`absent` tells which).
     private func readLocked() -> Data? {
+        var absent = false
+        return readLocked(absent: &absent)
+    }
+
+    private func readLocked(absent: inout Bool) -> Data? {
         do {
-            return try AtomicFile.read(path)
+            let data = try AtomicFile.read(path)
+            absent = data == nil
+            return data
         } catch {
             report("The shared value \(key) cannot be read (\(error)); the value in memory is used. Check the file's permissions.")
             return nil
@@ -198,6 +269,7 @@ final class SyncFile<Value: Codable & Sendable>: SyncEndpoint, @unchecked Sendab
         }
         let using = firstAccess ? "the initial value is used" : "the value in memory is kept"
         if rename(path, aside) == 0 {
+            lastBytes = nil   // gone, but not reset: memory is kept
             center?.enqueue(StoreIssue("\(path) was not readable as \(Value.self); moved aside as \(aside) and \(using).", path: path))
         } else {
             report("\(path) is not readable as \(Value.self) and could not be moved aside as \(aside) (\(String(cString: strerror(errno)))); \(using).")
@@ -218,7 +290,7 @@ final class SyncFile<Value: Codable & Sendable>: SyncEndpoint, @unchecked Sendab
         do {
             return try encoder.encode(value)
         } catch {
-            report("The shared value \(key) cannot be saved as JSON (\(error)); the change is kept in memory only.")
+            report("The shared value \(key) cannot take a new value: it cannot be written as JSON (\(error)). It keeps its previous value, so every instance of the app still sees the same one.")
             return nil
         }
     }
@@ -370,7 +442,7 @@ final class SyncCenter: StateStorage, @unchecked Sendable {
             }
         }
         guard watching.inotifyFD >= 0 else { return }
-        let wd = inotify_add_watch(watching.inotifyFD, directory, UInt32(IN_MOVED_TO | IN_CLOSE_WRITE | IN_ONLYDIR))
+        let wd = inotify_add_watch(watching.inotifyFD, directory, UInt32(IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE | IN_ONLYDIR))
         if wd >= 0 {
             watching.folderByWatch[wd] = directory
         } else {
@@ -390,16 +462,17 @@ final class SyncCenter: StateStorage, @unchecked Sendable {
         watching.pollTimer = timer
     }
 
+    /// Polling cannot tell a deleted file from one moved aside: a missing file counts as reset.
     private func reloadAll() {
         let endpoints = state.withLock { Array($0.endpoints.values) }
-        for endpoint in endpoints { endpoint.reloadFromDisk() }
+        for endpoint in endpoints { endpoint.reloadFromDisk(removed: true) }
     }
 
     /// Reads every queued inotify event (the descriptor is non-blocking) and reloads the files
     /// they name, each once.
     private func readEvents() {
         guard let fd = state.withLock({ $0.inotifyFD >= 0 ? $0.inotifyFD : nil }) else { return }
-        var names: [(watch: Int32, name: String)] = []
+        var names: [(watch: Int32, name: String, deleted: Bool)] = []
         var overflow = false
         let capacity = 64 * 1024
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
@@ -422,7 +495,7 @@ final class SyncCenter: StateStorage, @unchecked Sendable {
                 } else if length > 0, offset + header + length <= count {
                     let bytes = UnsafeRawBufferPointer(start: buffer + offset + header, count: length)
                     let name = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-                    names.append((wd, name))
+                    names.append((wd, name, mask & UInt32(IN_DELETE) != 0))
                 }
                 if mask & UInt32(IN_IGNORED) != 0 {
                     // The folder was removed: its watch is gone.
@@ -433,16 +506,19 @@ final class SyncCenter: StateStorage, @unchecked Sendable {
                 offset += header + length
             }
         }
-        let endpoints: [any SyncEndpoint] = state.withLock { watching in
-            if overflow { return Array(watching.endpoints.values) }
-            var seen = Set<String>()
-            return names.compactMap { event in
-                guard let folder = watching.folderByWatch[event.watch] else { return nil }
+        let endpoints: [(endpoint: any SyncEndpoint, removed: Bool)] = state.withLock { watching in
+            // Events lost: look at every file, and a missing one counts as reset.
+            if overflow { return watching.endpoints.values.map { ($0, true) } }
+            var order: [String] = []
+            var removed: [String: Bool] = [:]
+            for event in names {
+                guard let folder = watching.folderByWatch[event.watch] else { continue }
                 let path = (folder as NSString).appendingPathComponent(event.name)
-                guard seen.insert(path).inserted else { return nil }
-                return watching.endpoints[path]
+                if removed[path] == nil { order.append(path) }
+                removed[path] = (removed[path] ?? false) || event.deleted
             }
+            return order.compactMap { path in watching.endpoints[path].map { ($0, removed[path] ?? false) } }
         }
-        for endpoint in endpoints { endpoint.reloadFromDisk() }
+        for (endpoint, removed) in endpoints { endpoint.reloadFromDisk(removed: removed) }
     }
 }

@@ -40,11 +40,19 @@ public struct SyncState<Value: Codable & Sendable>: BoxedState, MutableApplicati
     /// current store.
     public init(_ keyPath: any KeyPath<Application, SyncState<Value>> & Sendable) { core = HandleCore(keyPath: keyPath) }
 
+    /// The property wrapper, for a key path that is not `Sendable` (to a main-actor property):
+    /// made on the main actor and used there only (checked at every access).
+    @MainActor
+    public init(_ keyPath: KeyPath<Application, SyncState<Value>>) { core = HandleCore(mainActorKeyPath: keyPath) }
+
     var box: StateBox<Value> { core.box }
 
     var syncFile: SyncFile<Value>? { SyncFiles.file(for: box) }
 
     /// The current value. Setting it writes the file at once; other instances pick it up.
+    ///
+    /// A value that cannot be written as JSON (`Double.infinity`, say) is refused: the state keeps
+    /// its previous value, here as everywhere, and the problem is reported in `storeIssues`.
     public var value: Value {
         get { core.value }
         nonmutating set {
@@ -64,6 +72,10 @@ public struct SyncState<Value: Codable & Sendable>: BoxedState, MutableApplicati
 
     /// Every value this state takes from now on, whether set here or in another instance.
     public var changes: AsyncStream<Value> { core.changes }
+
+    /// Puts the value back to the declared initial value in every running instance, and deletes
+    /// the file, so the next start sees the initial value too.
+    public func reset() { box.reset() }
 
     /// A binding that reads and writes this state.
     public var binding: Binding<Value> {
@@ -85,22 +97,54 @@ public struct SyncState<Value: Codable & Sendable>: BoxedState, MutableApplicati
 
 extension Application {
     /// Declares (or finds) a value shared by every running instance of the app on this machine.
-    /// The first access reads its file if there is one, else stores `initial`.
+    /// The first access reads its file if there is one, else stores `initial`. Without an `id`,
+    /// the declaring property's name is the id (see `state(initial:feature:id:)`).
     ///
     /// ```swift
     /// extension Application {
     ///     public var sharedNote: SyncState<String> { syncState(initial: "", feature: "Notes", id: "shared") }
     /// }
     /// ```
-    public func syncState<Value: Codable & Sendable>(initial: @autoclosure () -> Value, feature: String = "App", id: String) -> SyncState<Value> {
+    public func syncState<Value: Codable & Sendable>(
+        initial: @autoclosure () -> Value,
+        feature: String = "App",
+        id: String? = nil,
+        function: String = #function,
+        fileID: String = #fileID,
+        line: Int = #line
+    ) -> SyncState<Value> {
+        let key = "\(feature).\(id ?? function)"
         let center = syncCenter
         let directory = (storage.directory as NSString).appendingPathComponent("sync")
-        let box = box(key: "sync:\(feature).\(id)") { () -> StateBox<Value> in
+        let box = box(
+            key: "sync:\(key)",
+            name: key,
+            declaration: Declaration(derived: id == nil, fileID: fileID, line: line),
             // Runs once, under the registry lock: problems are reported after it.
-            SyncFile(initial: initial(), key: "\(feature).\(id)", directory: directory, center: center).box
-        }
+            make: { SyncFile(initial: initial(), key: key, directory: directory, center: center).box },
+            // A value of another type under this key is kept in memory only.
+            fallback: { StateBox(initial(), key: $0) }
+        )
         center.deliverIssues()
         return SyncState(box: box)
+    }
+
+    /// Declares (or finds) an optional shared value whose initial value is nil, as AppState's
+    /// `syncState(id:)` does.
+    ///
+    /// ```swift
+    /// extension Application {
+    ///     public var focusedNote: SyncState<String?> { syncState(id: "focusedNote") }
+    /// }
+    /// ```
+    public func syncState<Value: Codable & Sendable>(
+        feature: String = "App",
+        id: String? = nil,
+        function: String = #function,
+        fileID: String = #fileID,
+        line: Int = #line
+    ) -> SyncState<Value?> {
+        syncState(initial: nil, feature: feature, id: id, function: function, fileID: fileID, line: line)
     }
 
     /// The shared value at `keyPath` in the current store (AppState's spelling).

@@ -35,6 +35,11 @@ private extension Application {
     var pNumbers: FileState<[Int]> { fileState(initial: [], feature: "Editor", id: "numbers") }
 
     var pToken: SecureState { secureState(feature: "Sync", id: "token") }
+
+    // One feature and id as four kinds.
+    var pCounterFile: FileState<Int> { fileState(initial: 10, feature: "Counter", id: "count") }
+    var pCounterMemory: State<Int> { state(initial: 0, feature: "Counter", id: "count") }
+    var pCounterSecret: SecureState { secureState(feature: "Counter", id: "count") }
 }
 
 /// A temporary state folder and fresh stores on it, like runs of an app. Used by one test at a
@@ -658,25 +663,34 @@ struct PersistenceTests {
         #expect(saved)
     }
 
-    @Test func oneKeyDeclaredAsTwoKindsStops() async {
-        await #expect(processExitsWith: .success) {   // the control: one kind is fine
-            let app = Application()
-            app.storage = StorageConfiguration(appID: "test", directory: "/nonexistent/appletstate-exit-test")
-            _ = app.state(initial: 0, feature: "Counter", id: "other").value
-            _ = app.pCounter.value
-            _ = app.pCounter.value
+    /// Issue 15, item 6: a `StoredState` and a `FileState` (and a `State`, and a `SecureState`) with
+    /// one feature and id are separate values kept in separate places; nothing stops.
+    @Test func oneFeatureAndIDDeclaredAsSeveralKindsLiveSideBySide() throws {
+        let sandbox = Sandbox()
+        defer { sandbox.remove() }
+        let first = sandbox.launch()
+        Application.withCurrent(first) {
+            Application.storedState(\.pCounter).value = 2                       // Counter.count in the store file
+            Application.fileState(\.pCounterFile).value = 20                    // files/Counter.count.json
+            Application.state(\.pCounterMemory).value = 200                     // in memory only
+            Application.secureState(\.pCounterSecret).value = "2000"            // secure/Counter.count
+            #expect(Application.storedState(\.pCounter).value == 2)
+            #expect(Application.fileState(\.pCounterFile).value == 20)
+            #expect(Application.state(\.pCounterMemory).value == 200)
         }
-        await #expect(processExitsWith: .failure) {
-            let app = Application()
-            app.storage = StorageConfiguration(appID: "test", directory: "/nonexistent/appletstate-exit-test")
-            _ = app.state(initial: 0, feature: "Counter", id: "count").value
-            _ = app.pCounter.value
-        }
-        await #expect(processExitsWith: .failure) {
-            let app = Application()
-            app.storage = StorageConfiguration(appID: "test", directory: "/nonexistent/appletstate-exit-test")
-            _ = app.fileState(initial: 0, feature: "Counter", id: "count").value
-            _ = app.pCounter.value
+        first.flush()
+        #expect(try readJSONObject(sandbox.storePath)["Counter.count"] as? Int == 2)
+        let file = try String(contentsOfFile: sandbox.directory + "/files/Counter.count.json", encoding: .utf8)
+        #expect(file.trimmingCharacters(in: .whitespacesAndNewlines) == "20")
+        #expect(try String(contentsOfFile: sandbox.directory + "/secure/Counter.count", encoding: .utf8) == "2000")
+        #expect(first.storeIssues.value.isEmpty)
+
+        let second = sandbox.launch()
+        Application.withCurrent(second) {
+            #expect(Application.storedState(\.pCounter).value == 2)
+            #expect(Application.fileState(\.pCounterFile).value == 20)
+            #expect(Application.state(\.pCounterMemory).value == 0)
+            #expect(Application.secureState(\.pCounterSecret).value == "2000")
         }
     }
 

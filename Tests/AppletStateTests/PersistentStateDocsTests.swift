@@ -14,6 +14,8 @@ private extension Application {
     var docsLaunches: StoredState<Int> { storedState(initial: 0, feature: "App", id: "launches") }
     var docsPrefs: FileState<Prefs> { fileState(initial: Prefs(), feature: "Settings", id: "prefs") }
     var docsToken: SecureState { secureState(feature: "Sync", id: "token") }
+    var docsDraftFile: FileState<String?> { fileState(filename: "draft.json") }
+    var docsLastSearch: StoredState<String?> { storedState(id: "lastSearch") }
 }
 
 private struct SettingsView {
@@ -60,6 +62,47 @@ struct PersistentStateDocsTests {
             #expect(try String(contentsOfFile: folder + "/secure/Sync.token", encoding: .utf8) == "s3cr3t")
             Application.withCurrent(app) { Application.secureState(\.docsToken).value = nil }
             #expect(!FileManager.default.fileExists(atPath: folder + "/secure/Sync.token"))
+        }
+    }
+
+    @Test func reset() throws {
+        try Self.withFolder { folder, launch throws in
+            let app = launch(folder)
+            Application.withCurrent(app) {
+                Application.storedState(\.docsLaunches).value = 3
+                Application.fileState(\.docsPrefs).value.fontSize = 14
+                Application.secureState(\.docsToken).value = "s3cr3t"
+            }
+            app.flush()
+            Application.withCurrent(app) {
+                Application.reset(\.docsLaunches)
+                Application.reset(\.docsPrefs)
+                Application.reset(\.docsToken)
+            }
+            app.flush()
+            #expect(!FileManager.default.fileExists(atPath: folder + "/files/Settings.prefs.json"))
+            #expect(!FileManager.default.fileExists(atPath: folder + "/secure/Sync.token"))
+            Application.withCurrent(launch(folder)) {
+                #expect(Application.storedState(\.docsLaunches).value == 0)
+                #expect(Application.fileState(\.docsPrefs).value == Prefs())
+                #expect(Application.secureState(\.docsToken).value == nil)
+            }
+        }
+    }
+
+    @Test func appStatesFileStateSpelling() throws {
+        try Self.withFolder { folder, launch throws in
+            let app = launch(folder)
+            Application.withCurrent(app) {
+                Application.fileState(\.docsDraftFile).value = "Dear"
+                Application.storedState(\.docsLastSearch).value = "swift"
+            }
+            app.flush()
+            #expect(FileManager.default.fileExists(atPath: folder + "/files/draft.json"))
+            Application.withCurrent(launch(folder)) {
+                #expect(Application.fileState(\.docsDraftFile).value == "Dear")
+                #expect(Application.storedState(\.docsLastSearch).value == "swift")
+            }
         }
     }
 

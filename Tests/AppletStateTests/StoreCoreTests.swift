@@ -8,10 +8,6 @@ extension Application {
     subscript(coreKey index: Int) -> State<Int> { state(initial: index, feature: "Core", id: "key\(index)") }
 }
 
-final class PromotedApplication: Application, @unchecked Sendable {
-    var isPromoted: Bool { true }
-}
-
 @Suite("Store core")
 struct StoreCoreTests {
     @Test func keyPathCacheReturnsTheSameStateAsTheDeclaration() {
@@ -93,15 +89,5 @@ struct StoreCoreTests {
         state.modify { $0 += 1 }
         state.value = 10
         #expect(await reader.value == [1, 2, 10])
-    }
-
-    @Test func promoteKeepsStateAndSwapsTheSharedStore() {
-        // Runs against the process-wide store: only this test promotes it.
-        Application.shared.coreCount.value = 77
-        let promoted = Application.promote(to: PromotedApplication.self)
-        #expect(Application.shared === promoted)
-        #expect(promoted.isPromoted)
-        #expect(Application.state(\.coreCount).value == 77)
-        #expect((Application.shared as? PromotedApplication) != nil)
     }
 }

@@ -128,3 +128,74 @@ struct StoreDocsSyncTests {
         #expect(Application.withCurrent(second) { Application.syncState(\.docsSharedNote).value } == "hi!")
     }
 }
+
+// Reset, a main-actor view model and promotion, as in Docs/Store.md.
+extension Application {
+    var docsIsLoading: State<Bool> { state(initial: false) }
+}
+
+@MainActor final class DocsProfile { var name = "Ada"; var visits = 0 }
+
+extension Application {
+    @MainActor var docsProfile: Dependency<DocsProfile> { dependency(DocsProfile()) }
+    @MainActor var docsRecentFiles: FileState<[String]> { fileState(initial: []) }
+}
+
+@MainActor final class DocsProfileViewModel {
+    @FileState(\.docsRecentFiles) var recentFiles
+    @DependencySlice(\.docsProfile, \.name) var name
+    @DependencyConstant(\.docsProfile, \.visits) var visits
+    @ObservedDependency(\.docsProfile) var profile
+    @Slice(\.docsUser, \.name as WritableKeyPath<DocsUser, String>) var userName
+}
+
+final class DocsDemoApplication: Application, @unchecked Sendable {
+    static let edition = "demo"
+}
+
+/// Compiled, not run: promoting replaces the process-wide store (PromoteTests does that).
+func docsPromoteExample() -> String {
+    let edition = Application.promote(to: DocsDemoApplication.self).edition
+    _ = Application.shared as? DocsDemoApplication
+    return edition
+}
+
+@Suite("Docs/Store.md examples: AppState's ways")
+struct StoreDocsAppStateTests {
+    @Test func declarationWithoutAnID() {
+        let app = Application()
+        #expect(app.docsIsLoading.value == false)
+        #expect(app.registry.withLock { $0["App.docsIsLoading"] } != nil)
+    }
+
+    @Test func reset() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("docs-reset-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let app = Application()
+        app.storage = StorageConfiguration(appID: "docs", directory: folder)
+        Application.withCurrent(app) {
+            Application.state(\.docsCounter).value = 5
+            Application.syncState(\.docsSharedNote).value = "hi"
+            Application.reset(\.docsCounter)
+            Application.reset(\.docsSharedNote)
+            #expect(Application.state(\.docsCounter).value == 0)
+            #expect(Application.syncState(\.docsSharedNote).value == "")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder + "/sync/Notes.docsShared.json"))
+    }
+
+    @MainActor @Test func mainActorViewModel() {
+        let app = Application()
+        app.storage = StorageConfiguration(appID: "docs", directory: "/nonexistent/docs-view-model")
+        Application.withCurrent(app) {
+            let model = DocsProfileViewModel()
+            model.name = "Grace"
+            model.userName = "Lin"
+            #expect(model.profile.name == "Grace")
+            #expect(model.visits == 0)
+            #expect(model.recentFiles.isEmpty)
+            #expect(Application.state(\.docsUser).value.name == "Lin")
+        }
+        app.persistence.close()
+    }
+}
