@@ -29,9 +29,10 @@ import Terminal
 /// ```
 ///
 /// Invariants:
-/// - The value lives in the `ViewTree` that draws the view, under the view's identity (like a
-///   widget's own state), so it survives the view being made again every frame; a view that
-///   was never drawn keeps what is written to it and hands it to the tree when first drawn.
+/// - The value lives in the `ViewTree` that draws the view, under the view's identity, as a
+///   `@State` does (same lifetime: freed when the view leaves the tree), so it survives the view
+///   being made again every frame; a view that was never drawn keeps what is written to it and
+///   hands it to the tree when first drawn.
 /// - After every frame and every focus move, the value says which bound widget has focus: that
 ///   widget's value, or the empty value (`nil`, `false`) when none of the bound widgets has it.
 /// - A value set by the program that names no widget able to take focus (absent, disabled,
@@ -212,39 +213,8 @@ public struct FocusableView<Content: View>: View {
 
 // MARK: - Storage
 
-/// A property of a view whose value lives in the tree that draws it (`@FocusState`): the tree
-/// hands it its storage before the view's `body` is evaluated.
-@MainActor
-protocol ViewStateProperty {
-    func install(in tree: ViewTree, at id: ViewID)
-}
-
-/// Finds a view's `ViewStateProperty`s by reflection and installs them under the view's identity.
-///
-/// Views are evaluated every frame, so this must cost nothing when there is nothing to do: only
-/// while some focus state exists that has no storage yet (one was just made, as part of a view
-/// value that is about to be drawn) are views looked into, and a view type found to have no such
-/// property is not looked into again.
-@MainActor
-enum ViewStateProperties {
-    /// Focus states made and not yet given storage (nor freed).
-    static var unattachedCount = 0
-    private static var typeHasProperties: [ObjectIdentifier: Bool] = [:]
-
-    static func install<V: View>(_ view: V, _ context: ResolveContext) {
-        guard unattachedCount > 0 else { return }
-        let type = ObjectIdentifier(V.self)
-        if typeHasProperties[type] == false { return }
-        var found = false
-        for child in Mirror(reflecting: view).children {
-            guard let property = child.value as? any ViewStateProperty else { continue }
-            found = true
-            // The type too: a view and the view its body returns share an identity.
-            property.install(in: context.tree, at: context.id.child(type).child(child.label ?? ""))
-        }
-        typeHasProperties[type] = found
-    }
-}
+// `ViewStateProperty` and `ViewStateProperties`, which hand `@FocusState`s their storage, are
+// shared with `@State` (LocalState.swift).
 
 /// What a `FocusState` (and the bindings made from it) refers to: the storage in the tree once
 /// the view is drawn, and until then what was written to it.
@@ -277,7 +247,7 @@ final class FocusStateLink<Value: Hashable> {
 
     func attach(in tree: ViewTree, at id: ViewID) {
         let empty = self.empty
-        let attached = tree.stateBox(for: id, initial: FocusStateStorage(empty: empty, tree: tree)).value
+        let attached = tree.viewState(for: id) { FocusStateStorage(empty: empty, tree: tree) }
         if storage == nil {
             ViewStateProperties.unattachedCount -= 1
             if unattached != empty { attached.value = unattached }

@@ -30,7 +30,14 @@ public protocol View {
 
 extension View {
     public func _makeNodes(_ context: ResolveContext, into nodes: inout [Node]) {
-        // `@FocusState` properties get their storage in the tree before `body` reads them.
+        _makeBodyNodes(context, into: &nodes)
+    }
+
+    /// What a composite view's `_makeNodes` does by default: hands its `@State` and `@FocusState`
+    /// properties their storage in the tree, then turns `body` into nodes. A view type that
+    /// implements `_makeNodes` to add something around its body calls this for the body.
+    public func _makeBodyNodes(_ context: ResolveContext, into nodes: inout [Node]) {
+        // Before `body` reads them.
         ViewStateProperties.install(self, context)
         body._makeNodes(context, into: &nodes)
     }
@@ -77,7 +84,8 @@ public struct TupleView<each Content: View>: View {
     }
 }
 
-/// One of two views, made by `if`/`else` in a `@ViewBuilder`.
+/// One of two views, made by `if`/`else` in a `@ViewBuilder`. Taking the other branch drops the
+/// `@State` of the views in the branch left.
 public enum ConditionalView<TrueContent: View, FalseContent: View>: View {
     public typealias Body = Never
     case first(TrueContent)
@@ -85,16 +93,24 @@ public enum ConditionalView<TrueContent: View, FalseContent: View>: View {
 
     public func _makeNodes(_ context: ResolveContext, into nodes: inout [Node]) {
         switch self {
-        case .first(let view): view._makeNodes(context.child(0), into: &nodes)
-        case .second(let view): view._makeNodes(context.child(1), into: &nodes)
+        case .first(let view):
+            let inner = context.child(0)
+            inner.withinScope(branch: inner.id, container: context.id) { view._makeNodes(inner, into: &nodes) }
+        case .second(let view):
+            let inner = context.child(1)
+            inner.withinScope(branch: inner.id, container: context.id) { view._makeNodes(inner, into: &nodes) }
         }
     }
 }
 
+/// A view or nothing, made by `if` without `else` in a `@ViewBuilder`. `nil` drops the `@State`
+/// of the view that was there.
 extension Optional: View where Wrapped: View {
     public typealias Body = Never
     public func _makeNodes(_ context: ResolveContext, into nodes: inout [Node]) {
-        if let view = self { view._makeNodes(context.child(0), into: &nodes) }
+        guard let view = self else { return context.evaluatedEmptyScope() }
+        let inner = context.child(0)
+        inner.withinScope(branch: inner.id, container: context.id) { view._makeNodes(inner, into: &nodes) }
     }
 }
 
@@ -113,6 +129,7 @@ public enum ViewBuilder {
 }
 
 /// Type-erases a view (for arrays of views of different types, or returning different views).
+/// Holding a view of another type than on the last frame drops the `@State` of the one before.
 ///
 /// ```swift
 /// let pages: [AnyView] = [AnyView(Text("One")), AnyView(List(count: 3, selection: .constant(0)) { Text("\($0)") })]
@@ -121,12 +138,19 @@ public struct AnyView: View {
     public typealias Body = Never
     private let make: @MainActor (ResolveContext, inout [Node]) -> Void
     public init<V: View>(_ view: V) {
-        make = { context, nodes in view._makeNodes(context, into: &nodes) }
+        make = { context, nodes in
+            let scope = context.id.child(ObjectIdentifier(AnyViewScope.self))
+            context.withinScope(branch: scope.child(ObjectIdentifier(V.self)), container: scope) {
+                view._makeNodes(context, into: &nodes)
+            }
+        }
     }
     public func _makeNodes(_ context: ResolveContext, into nodes: inout [Node]) { make(context, &nodes) }
 }
 
-/// Views built from a collection, one per element.
+/// Views built from a collection, one per element, each with the identity of its element's id:
+/// a view keeps its `@State` while its element stays (wherever it moves), and drops it when its
+/// element is gone.
 ///
 /// ```swift
 /// ForEach(["a", "b", "c"], id: \.self) { name in Text(name) }
@@ -144,11 +168,17 @@ public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>
     }
 
     public func _makeNodes(_ context: ResolveContext, into nodes: inout [Node]) {
+        guard !data.isEmpty else { return context.evaluatedEmptyScope() }
         for element in data {
-            content(element)._makeNodes(context.child(hashing: element[keyPath: id]), into: &nodes)
+            let inner = context.child(hashing: element[keyPath: id])
+            inner.withinScope(branch: inner.id, container: context.id) { content(element)._makeNodes(inner, into: &nodes) }
         }
     }
 }
+
+/// Names the scope of an `AnyView` (the type of the view it holds) apart from the scopes of
+/// the view itself, which shares its identity.
+private enum AnyViewScope {}
 
 extension ForEach where Data == Range<Int>, ID == Int {
     public init(_ range: Range<Int>, @ViewBuilder content: @escaping (Int) -> Content) {

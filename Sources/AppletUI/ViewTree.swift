@@ -16,6 +16,10 @@ import Terminal
 ///   (or none is focused).
 /// - `@FocusState`s bound with `.focused` say, after every frame and every focus move, which
 ///   widget has focus; one set by the program moves focus on the next frame.
+/// - A view's `@State`s (and `@FocusState`s) live here under its identity, from the first frame
+///   that holds the view until a frame evaluates the `if`, `ForEach`, `AnyView` or root view
+///   around it without it (not while the tree is not drawn, nor while the view is inside a hidden
+///   widget): see `State`.
 /// - Exactly the `.task`s of the views in the last frame run (started after the frame that first
 ///   held them), until `disappear()` or until the tree is freed.
 ///
@@ -63,7 +67,9 @@ public final class ViewTree {
     /// Replaces the clock (tests step through a transition with it).
     public var clock: @MainActor () -> ContinuousClock.Instant = { ContinuousClock.now }
 
-    public init() {}
+    public init() {
+        openScopes.reserveCapacity(16)
+    }
 
     isolated deinit {
         for running in runningTasks.values { running.task.cancel() }
@@ -143,6 +149,10 @@ public final class ViewTree {
         defaultFocusChoices.removeAll(keepingCapacity: true)
         unfocusableIDs.removeAll(keepingCapacity: true)
         taskRegistrations.removeAll(keepingCapacity: true)
+        beginViewStateFrame()
+        // Another type of root view drawn in this tree drops the state of the one before. Open
+        // while drawing too: a list builds its rows then.
+        enterScope(ViewScope(container: Self.rootScope, branch: Self.rootScope.child(ObjectIdentifier(V.self))))
         let node = view.makeSingleNode(ResolveContext(tree: self))
         // Before layout, so that a scroll view brings a widget focused by its state into view.
         let request = applyFocusStateRequest()
@@ -163,6 +173,8 @@ public final class ViewTree {
         node.draw(in: &canvas, clip: rect)
         // After drawing: a list builds the rows on screen (and their tasks) while it draws.
         updateTasks()
+        leaveScope()
+        dropRemovedViewStates()
     }
 
     private func collectFocusables(_ node: Node) {
@@ -438,6 +450,75 @@ public final class ViewTree {
         runningTasks.removeAll()
         // The next `renderIfNeeded` must evaluate the view again to start the tasks.
         needsRender = true
+    }
+
+    // MARK: View state (`@State`, `@FocusState`)
+
+    /// Storage of the `@State`s and `@FocusState`s of the views drawn, by the view's identity
+    /// plus the property's name.
+    private var viewStates: [ViewID: ViewStateRecord] = [:]
+    /// Counts frames, to tell which view states the last one met.
+    private var frameNumber = 0
+    /// The scopes (`if`, `ForEach`...) around the view being evaluated, outermost first.
+    private var openScopes: [ViewScope] = []
+    /// The scopes evaluated in this frame, and the branches entered (only while some view state
+    /// exists: nothing else needs them).
+    private var evaluatedScopes: Set<ViewID> = []
+    private var enteredBranches: Set<ViewID> = []
+    /// Stands for the root view's place, as the scope whose branch is the root view's type.
+    private static let rootScope = ViewID.root.child("root view type")
+
+    /// The storage of the view state property at `id`, made with `make` if there is none (or one of
+    /// another type). Marks it as met in the frame being drawn.
+    func viewState<S: AnyObject>(for id: ViewID, make: () -> S) -> S {
+        if let record = viewStates[id], let storage = record.storage as? S {
+            record.lastSeen = frameNumber
+            return storage
+        }
+        let storage = make()
+        viewStates[id] = ViewStateRecord(storage: storage, scopes: openScopes, lastSeen: frameNumber)
+        return storage
+    }
+
+    /// How many `@State`/`@FocusState` storages the tree keeps.
+    var viewStateCount: Int { viewStates.count }
+
+    func enterScope(_ scope: ViewScope) {
+        openScopes.append(scope)
+        guard !viewStates.isEmpty else { return }
+        evaluatedScopes.insert(scope.container)
+        enteredBranches.insert(scope.branch)
+    }
+
+    func leaveScope() {
+        openScopes.removeLast()
+    }
+
+    func noteScopeEvaluated(_ container: ViewID) {
+        guard !viewStates.isEmpty else { return }
+        evaluatedScopes.insert(container)
+    }
+
+    private func beginViewStateFrame() {
+        frameNumber &+= 1
+        openScopes.removeAll(keepingCapacity: true)
+        evaluatedScopes.removeAll(keepingCapacity: true)
+        enteredBranches.removeAll(keepingCapacity: true)
+    }
+
+    /// Frees the storage of view states whose views left the tree in this frame: not met, and one
+    /// of the scopes around them evaluated without entering their branch. Views not met for
+    /// another reason (inside a hidden widget, an unselected `Tabs` page, a list row out of sight)
+    /// keep theirs.
+    private func dropRemovedViewStates() {
+        guard !viewStates.isEmpty, !evaluatedScopes.isEmpty else { return }
+        var removed: [ViewID] = []
+        for (id, record) in viewStates where record.lastSeen != frameNumber {
+            if record.scopes.contains(where: { evaluatedScopes.contains($0.container) && !enteredBranches.contains($0.branch) }) {
+                removed.append(id)
+            }
+        }
+        for id in removed { viewStates.removeValue(forKey: id) }
     }
 
     // MARK: Widget state
