@@ -23,6 +23,16 @@ public struct WidgetTransition: Sendable, Equatable {
 
     public static func reveal(_ duration: Duration) -> WidgetTransition { WidgetTransition(kind: .reveal, duration: duration) }
     public static func fade(_ duration: Duration) -> WidgetTransition { WidgetTransition(kind: .fade, duration: duration) }
+
+    /// A reveal lasting `duration`: `.reveal(duration: .milliseconds(300))`.
+    public static func reveal(duration: Duration) -> WidgetTransition { .reveal(duration) }
+    /// A fade lasting `duration`: `.fade(duration: .milliseconds(300))`.
+    public static func fade(duration: Duration) -> WidgetTransition { .fade(duration) }
+    /// A reveal lasting `seconds`: `.reveal(duration: 0.3)`.
+    public static func reveal(duration seconds: Double) -> WidgetTransition { .reveal(.seconds(seconds)) }
+    /// A fade lasting `seconds`: `.fade(duration: 0.3)`. A terminal cell has no opacity: a fading
+    /// widget is drawn dim (and takes no input) for the duration, then shown or removed.
+    public static func fade(duration seconds: Double) -> WidgetTransition { .fade(.seconds(seconds)) }
 }
 
 extension View {
@@ -103,6 +113,7 @@ public struct ManagedWidget<Content: View>: View {
         var shown: WidgetState?
         var from: WidgetState = .visible
         var start: ContinuousClock.Instant?
+        var transition: WidgetTransition = .none
     }
 
     public func _makeNodes(_ context: ResolveContext, into nodes: inout [Node]) {
@@ -112,21 +123,31 @@ public struct ManagedWidget<Content: View>: View {
         let tree = context.tree
         var progress = 1.0       // how far the transition is (1: done)
         var appearing = true
-        if tree.animationsEnabled, transition.kind != .none {
-            let presence = context.stateBox(Presence())
+        var running = transition
+        if tree.animationsEnabled {
+            // Under an id of its own: the content may keep state under the context's id.
+            let presence = tree.stateBox(for: context.id.child("AppletUI.ManagedWidget.presence"), initial: Presence())
             let wasHidden = presence.value.shown == .hidden
             let isHidden = state == .hidden
             if let shown = presence.value.shown, wasHidden != isHidden {
-                presence.value.from = shown
-                presence.value.start = tree.frameTime
+                // The transition the change asked for (`hide(_:transition:)`), else the view's.
+                let chosen = manager.requestedTransition(for: id, to: state) ?? transition
+                if chosen.kind == .none || chosen.duration <= .zero {
+                    presence.value.start = nil
+                } else {
+                    presence.value.from = shown
+                    presence.value.start = tree.frameTime
+                    presence.value.transition = chosen
+                }
             }
             presence.value.shown = state
             if let start = presence.value.start {
+                running = presence.value.transition
                 let elapsed = tree.frameTime - start
-                if elapsed >= transition.duration {
+                if elapsed >= running.duration {
                     presence.value.start = nil
                 } else {
-                    progress = max(0, min(1, elapsed / transition.duration))
+                    progress = max(0, min(1, elapsed / running.duration))
                     appearing = !isHidden
                     tree.requestAnimationFrame()
                 }
@@ -134,11 +155,11 @@ public struct ManagedWidget<Content: View>: View {
             // Mid-way through hiding, the widget is still drawn as it was before.
             if isHidden, progress < 1 {
                 let before = presence.value.from
-                return appendTransitioning(before, inner, progress: 1 - progress, into: &nodes)
+                return appendTransitioning(before, inner, running, progress: 1 - progress, into: &nodes)
             }
         }
         if state == .hidden { return }
-        if progress < 1, appearing { return appendTransitioning(state, inner, progress: progress, into: &nodes) }
+        if progress < 1, appearing { return appendTransitioning(state, inner, running, progress: progress, into: &nodes) }
         if state == .disabled {
             DisabledView(content: content, isDisabled: true)._makeNodes(inner, into: &nodes)
         } else {
@@ -147,7 +168,8 @@ public struct ManagedWidget<Content: View>: View {
     }
 
     /// A widget part-way in or out: `progress` is how much of it shows (0 to 1).
-    private func appendTransitioning(_ state: WidgetState, _ context: ResolveContext, progress: Double, into nodes: inout [Node]) {
+    private func appendTransitioning(_ state: WidgetState, _ context: ResolveContext, _ transition: WidgetTransition,
+                                     progress: Double, into nodes: inout [Node]) {
         var inner = context
         inner.isDisabled = true   // no focus or input while it moves
         let child = content.makeSingleNode(inner)
