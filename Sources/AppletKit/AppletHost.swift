@@ -143,6 +143,9 @@ public final class AppletHost {
         self.selectedTab = initialTab.flatMap { tabs.indices.contains($0) ? $0 : nil } ?? stored ?? 0
         self.focusedPane = tabs.map { _ in 0 }
         self.trees = tabs.map { $0.panes.map { _ in ViewTree() } }
+        for (tab, trees) in zip(tabs, trees) {
+            for (applet, tree) in zip(tab.panes, trees) { EmbeddedApplets.setOwner(applet.id, of: tree) }
+        }
         let chosen = try terminal ?? NcursesTerminal(environment: ProcessInfoEnvironment.current)
         self.terminal = chosen
         self.theme = theme
@@ -336,12 +339,46 @@ public final class AppletHost {
             registry.apply(keymap)
             return registry
         }
-        registry.register(inPane { applet.commands }, scope: .applet, owner: applet.id)
+        registerAppletCommands(tab: selectedTab, pane: focusedPane[selectedTab], in: &registry)
         registry.register(navigationCommands(tab: selectedTab, pane: focusedPane[selectedTab]), scope: .navigation, owner: applet.id)
         let focusStops = activeTree.hasFocusableWidgets || tabs[selectedTab].panes.count > 1
         registry.register(hostCommands.commands(tabCount: tabs.count, focusStops: focusStops), scope: .host, owner: "host")
         registry.apply(keymap)
         return registry
+    }
+
+    /// The commands of the pane's applet and of the applets shown inside its view, so an applet
+    /// embedded in another works as it does in a pane of its own: the embedded applet holding the
+    /// focused widget first, then the pane's applet, then the other embedded ones in drawing order.
+    private func registerAppletCommands(tab: Int, pane: Int, in registry: inout CommandRegistry) {
+        let applet = tabs[tab].panes[pane]
+        let embedded = embeddedApplets(tab: tab, pane: pane)
+        let order = embedded.filter(\.hasFocus).map(\.applet) + [applet] + embedded.filter { !$0.hasFocus }.map(\.applet)
+        for item in order {
+            registry.register(inPane(tab: tab, pane: pane) { item.commands }, scope: .applet, owner: item.id)
+        }
+    }
+
+    /// The applets inside a pane's view. A pane not drawn yet (another tab, or before the first
+    /// frame, when the keymap is checked) is evaluated once in a tree of its own that starts no
+    /// tasks and is thrown away, so its embedded commands are known and can be rebound.
+    private func embeddedApplets(tab: Int, pane: Int) -> [(applet: any Applet, hasFocus: Bool)] {
+        let tree = trees[tab][pane]
+        if tree.hasRendered { return EmbeddedApplets.applets(in: tree) }
+        let applet = tabs[tab].panes[pane]
+        let probe = ViewTree()
+        probe.startsTasks = false
+        EmbeddedApplets.setOwner(applet.id, of: probe)
+        var canvas = Canvas(size: terminal.size)
+        let rect = Rect(origin: .zero, size: terminal.size)
+        inPane(tab: tab, pane: pane) {
+            if let navigating = applet as? any NavigationApplet {
+                probe.render(navigating.stackView, in: rect, on: &canvas, isActive: false)
+            } else {
+                probe.render(applet, in: rect, on: &canvas, isActive: false)
+            }
+        }
+        return EmbeddedApplets.applets(in: probe).map { ($0.applet, false) }
     }
 
     /// `Esc` (and `Backspace`, which a focused text widget takes first) goes back one screen.
@@ -361,7 +398,7 @@ public final class AppletHost {
         for (t, tab) in tabs.enumerated() {
             for (p, applet) in tab.panes.enumerated() {
                 var registry = CommandRegistry()
-                registry.register(inPane(tab: t, pane: p) { applet.commands }, scope: .applet, owner: applet.id)
+                registerAppletCommands(tab: t, pane: p, in: &registry)
                 registry.register(navigationCommands(tab: t, pane: p), scope: .navigation, owner: applet.id)
                 registry.register(hostCommands.commands(tabCount: tabs.count, focusStops: true), scope: .host, owner: "host")
                 registry.apply(keymap)

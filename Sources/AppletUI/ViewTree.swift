@@ -66,6 +66,11 @@ public final class ViewTree {
     public private(set) var needsAnimationFrame = false
     /// Replaces the clock (tests step through a transition with it).
     public var clock: @MainActor () -> ContinuousClock.Instant = { ContinuousClock.now }
+    /// False for a tree that only evaluates views to learn what they contain (the host finding
+    /// the applets inside a pane it has not drawn yet): its `.task`s never start.
+    package var startsTasks = true
+    /// Whether the tree has drawn a view yet.
+    package var hasRendered: Bool { root != nil }
 
     public init() {
         openScopes.reserveCapacity(16)
@@ -417,6 +422,7 @@ public final class ViewTree {
     /// Starts the tasks of views new in this frame, restarts those whose id changed and cancels
     /// those whose views are gone. A view met twice in one frame keeps one task.
     private func updateTasks() {
+        guard startsTasks else { return taskRegistrations.removeAll(keepingCapacity: true) }
         var seen = Set<TaskKey>()
         for registration in taskRegistrations where seen.insert(registration.key).inserted {
             if let running = runningTasks[registration.key] {

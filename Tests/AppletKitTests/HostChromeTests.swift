@@ -246,3 +246,101 @@ struct HostShellTests {
         #expect(h.row(1).contains("Mirrored: 0"), "the pane starts on the first row, under its padding: \(h.row(1))")
     }
 }
+
+@Suite("Applets inside a view")
+@MainActor
+struct EmbeddedAppletTests {
+    @Test func theCommandsOfEveryAppletInThePaneAreRoutedAndListed() throws {
+        let h = try AppletTestHost(tabs: [Tab("Both", view: VStack { TallyApplet(); Divider(); MirrorApplet() })], width: 80, height: 16)
+        #expect(h.contains("Count: 0") && h.contains("Mirrored: 0"))
+        #expect(h.row(15).contains("+ Up") && h.row(15).contains("d Double"), "both applets' keys: \(h.row(15))")
+        h.press("+", "+", "+")                         // the Tally's command
+        #expect(h.contains("Count: 3") && h.contains("Mirrored: 3 (odd)"))
+        h.press("d")                                   // the Mirror's
+        #expect(h.contains("Count: 6"))
+        h.press("?")
+        #expect(h.contains("Zero") && h.contains("Double"), "help lists both")
+        h.press("esc", "ctrl-p")
+        h.type("double")
+        h.press("enter")
+        #expect(h.contains("Count: 12"), "the palette runs an embedded applet's command")
+    }
+
+    @Test func anAppletInItsOwnPaneIsNotCountedTwice() throws {
+        let h = try threeTabs()
+        let ids = h.host.activeRegistry().entries.filter { $0.scope == .applet }.map(\.id)
+        #expect(ids == ["tally.up", "tally.down", "tally.zero"])
+    }
+}
+
+/// An applet with one button and a command on `x` that writes its name: two of them embedded in
+/// one view bind the same key, and the focused one must win.
+private struct NamedKeyApplet: Applet {
+    let id: String
+    var title: String { id }
+    @AppState(\.lastX) private var lastX
+
+    var body: some View {
+        HStack(spacing: 1) {
+            Text(id)
+            Button("Press \(id)") {}
+        }
+    }
+
+    var commands: [Command] {
+        let name = id
+        let last = $lastX
+        return [Command("x", "Mark \(name)") { last.wrappedValue = name }]
+    }
+}
+
+private extension Application {
+    var lastX: State<String> { state(initial: "none", feature: "EmbeddedTests", id: "lastX") }
+}
+
+@Suite("Applets inside a view: which one a key reaches")
+@MainActor
+struct EmbeddedAppletFocusTests {
+    @Test func theAppletHoldingTheFocusedWidgetGetsTheKeyFirst() throws {
+        let view = VStack { NamedKeyApplet(id: "left"); NamedKeyApplet(id: "right") }
+        let h = try AppletTestHost(tabs: [Tab("Both", view: view)], width: 60, height: 10)
+        h.press("x")
+        #expect(h.host.application.lastX.value == "left", "focus starts on the left applet's button")
+        h.press("tab")
+        h.press("x")
+        #expect(h.host.application.lastX.value == "right", "the focused button is now the right applet's")
+        let owners = h.host.activeRegistry().entries.filter { $0.scope == .applet }.map(\.owner)
+        #expect(owners.first == "right")
+    }
+}
+
+/// How many times the `.task` of `TaskCountingApplet` started.
+@MainActor private var embeddedTaskStarts = 0
+
+private struct TaskCountingApplet: Applet {
+    let id = "counting"
+    let title = "Counting"
+    var body: some View {
+        Text("counting").task { embeddedTaskStarts += 1 }
+    }
+}
+
+@Suite("Applets inside a view: keys known before they are drawn")
+@MainActor
+struct EmbeddedAppletKeymapTests {
+    @Test func aKeymapMayRebindTheCommandOfAnAppletInATabNotYetShown() async throws {
+        embeddedTaskStarts = 0
+        let keymap = Keymap(bindings: ["mirror.double": [KeySequence("m")!]])
+        let h = try AppletTestHost(tabs: [Tab(TallyApplet()),
+                                          Tab("Both", view: VStack { MirrorApplet(); TaskCountingApplet() })],
+                                   keymap: keymap)
+        #expect(h.host.keyProblems().isEmpty, "mirror.double is known though tab 2 was never drawn: \(h.host.keyProblems())")
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(embeddedTaskStarts == 0, "looking inside a pane starts none of its tasks")
+        h.press("+", "alt-2")
+        for _ in 0..<200 where embeddedTaskStarts == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(embeddedTaskStarts == 1, "drawing the tab starts it")
+        h.press("m")
+        #expect(h.contains("Mirrored: 2"), "m is the embedded Mirror's Double now")
+    }
+}
