@@ -10,7 +10,7 @@ import PackageDescription
 // offers it lists all of them: SwiftPM rebuilds a client when the modules of its *direct*
 // dependencies change, and a module seen only through a re-export would otherwise be missed,
 // leaving code compiled against an old type layout behind (a crash or a link error).
-let frameworkModules = ["Terminal", "AppletState", "AppletUI", "AppletNavigation", "AppletKit"]
+let frameworkModules = ["Terminal", "AppletState", "AppletLogic", "AppletUI", "AppletNavigation", "AppletKit"]
 
 let package = Package(
     name: "AppletKit",
@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "AppletTesting", targets: frameworkModules + ["AppletTesting"]),
         // The layers on their own, for code that needs only them (a store without a terminal).
         .library(name: "AppletState", targets: ["AppletState"]),
+        .library(name: "AppletLogic", targets: ["AppletState", "AppletLogic"]),
         .library(name: "AppletUI", targets: ["Terminal", "AppletState", "AppletUI"]),
         .library(name: "Terminal", targets: ["Terminal"]),
     ],
@@ -45,6 +46,12 @@ let package = Package(
         ),
         .target(name: "Terminal", dependencies: ["CNcursesShim"]),
         .target(name: "AppletState", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        // Requests, side effects and coeffects as values; the logic module, observers, recording
+        // and replay. Knows nothing of terminals.
+        .target(name: "AppletLogic", dependencies: [
+            "AppletState",
+            .product(name: "Clocks", package: "swift-clocks"),
+        ]),
         .target(name: "AppletUI", dependencies: ["Terminal", "AppletState"]),
         // Tabs, per-tab navigation stacks, sheets, toasts, the command registry and the keymap.
         .target(name: "AppletNavigation", dependencies: [
@@ -52,7 +59,7 @@ let package = Package(
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
         .target(name: "AppletKit", dependencies: [
-            "AppletNavigation", "AppletUI", "AppletState", "Terminal",
+            "AppletNavigation", "AppletUI", "AppletLogic", "AppletState", "Terminal",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -67,6 +74,9 @@ let package = Package(
 
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "AppletTesting"]),
         .testTarget(name: "AppletStateTests", dependencies: ["AppletState"]),
+        .testTarget(name: "AppletLogicTests", dependencies: [
+            "AppletLogic", "AppletState", .product(name: "Clocks", package: "swift-clocks"),
+        ]),
         // Golden screens live in Tests/__Snapshots__/<target>/, outside every target (AppletTesting).
         .testTarget(name: "AppletUITests", dependencies: ["AppletUI", "AppletTesting"]),
         .testTarget(name: "AppletNavigationTests", dependencies: [

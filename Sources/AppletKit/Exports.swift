@@ -3,6 +3,7 @@
 //
 // Every module re-exported here is also a target of the `AppletKit` product (see Package.swift), so
 // a client's build depends on each of them directly and is rebuilt when any of them changes.
+@_exported import AppletLogic
 @_exported import AppletNavigation
 @_exported import AppletState
 @_exported import AppletUI

@@ -1,14 +1,15 @@
 import Foundation
 
 /// A JSON document as a value: what the persistent kinds of state read from disk before they know
-/// the Swift type it belongs to, and what they merge a declaration's initial value with.
+/// the Swift type it belongs to, and what they merge a declaration's initial value with (and what
+/// a recorded session holds the app's own values as).
 ///
 /// ```swift
 /// let stored = try JSONDecoder().decode(JSONValue.self, from: Data(#"{"theme":"light"}"#.utf8))
 /// let merged = JSONValue.object(["theme": .string("dark"), "fontSize": .int(12)]).overlaid(with: stored)
 /// // {"fontSize":12,"theme":"light"}
 /// ```
-enum JSONValue: Codable, Sendable, Equatable {
+public enum JSONValue: Codable, Sendable, Equatable, CustomStringConvertible {
     case null
     case bool(Bool)
     case int(Int64)
@@ -18,7 +19,7 @@ enum JSONValue: Codable, Sendable, Equatable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    init(from decoder: Decoder) throws {
+    public init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() { self = .null; return }
         if let value = try? container.decode(Bool.self) { self = .bool(value); return }
@@ -30,7 +31,7 @@ enum JSONValue: Codable, Sendable, Equatable {
         self = .array(try container.decode([JSONValue].self))
     }
 
-    func encode(to encoder: Encoder) throws {
+    public func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -42,6 +43,11 @@ enum JSONValue: Codable, Sendable, Equatable {
         case .array(let value): try container.encode(value)
         case .object(let value): try container.encode(value)
         }
+    }
+
+    /// The JSON text, compact with sorted keys.
+    public var description: String {
+        (try? String(decoding: PersistentCoding.compactEncoder().encode(self), as: UTF8.self)) ?? "?"
     }
 
     /// `self` with `stored` laid over it: objects merge key by key, recursively, and anything

@@ -32,7 +32,7 @@ public enum KeyCode: Hashable, Sendable {
 /// let palette = KeyEvent(.char("p"), modifiers: .ctrl)
 /// let backTab = KeyEvent(.tab, modifiers: .shift)
 /// ```
-public struct KeyEvent: Hashable, Sendable {
+public struct KeyEvent: Hashable, Sendable, Codable {
     public var code: KeyCode
     public var modifiers: KeyModifiers
     public init(_ code: KeyCode, modifiers: KeyModifiers = []) {
@@ -42,7 +42,7 @@ public struct KeyEvent: Hashable, Sendable {
 }
 
 /// A mouse button.
-public enum MouseButton: Hashable, Sendable {
+public enum MouseButton: Hashable, Sendable, Codable {
     case left, middle, right
 }
 
@@ -51,8 +51,8 @@ public enum MouseButton: Hashable, Sendable {
 /// ```swift
 /// MouseEvent(kind: .press(.left), position: Point(x: 10, y: 2))
 /// ```
-public struct MouseEvent: Hashable, Sendable {
-    public enum Kind: Hashable, Sendable {
+public struct MouseEvent: Hashable, Sendable, Codable {
+    public enum Kind: Hashable, Sendable, Codable {
         case press(MouseButton)
         /// Button release; `nil` when the terminal does not say which button (X10 encoding).
         case release(MouseButton?)
@@ -74,7 +74,7 @@ public struct MouseEvent: Hashable, Sendable {
 ///
 /// Keys inside a bracketed paste never arrive as `.key`: the whole paste is one `.paste` event,
 /// so pasted text can never trigger a key binding.
-public enum Event: Hashable, Sendable {
+public enum Event: Hashable, Sendable, Codable {
     case key(KeyEvent)
     case mouse(MouseEvent)
     /// Text pasted with the terminal's bracketed-paste mode.

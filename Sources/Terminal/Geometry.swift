@@ -3,7 +3,7 @@
 /// ```swift
 /// let p = Point(x: 3, y: 1)
 /// ```
-public struct Point: Hashable, Sendable, CustomStringConvertible {
+public struct Point: Hashable, Sendable, Codable, CustomStringConvertible {
     public var x: Int
     public var y: Int
     public init(x: Int, y: Int) { self.x = x; self.y = y }
@@ -16,7 +16,7 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
 /// ```swift
 /// let s = Size(width: 120, height: 40)
 /// ```
-public struct Size: Hashable, Sendable, CustomStringConvertible {
+public struct Size: Hashable, Sendable, Codable, CustomStringConvertible {
     public var width: Int
     public var height: Int
     public init(width: Int, height: Int) { self.width = width; self.height = height }

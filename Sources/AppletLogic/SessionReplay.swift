@@ -1,0 +1,219 @@
+import AppletState
+import Clocks
+import Foundation
+import Synchronization
+
+/// Plays a recorded session back: the host feeds its input events, side effects get the results
+/// they had when recorded (the work is not done again), and coeffects return the values that were
+/// read, in order. The same events on the same results give the same screen: a bug report you can
+/// run.
+///
+/// ```swift
+/// let replay = SessionReplay(session: try Session(contentsOf: "bug.session"))
+/// logic.replaying(replay)
+/// let report = try await replay.run(feed: { input in host.handle(try input.decode(Event.self)) },
+///                                   settle: { await host.settle() })
+/// ```
+@MainActor
+public final class SessionReplay {
+    public let session: Session
+    let effects = EffectReplay()
+    private let values: CoeffectQueues
+
+    public init(session: Session) {
+        self.session = session
+        values = CoeffectQueues(session.entries.filter { $0.kind == .coeffect })
+    }
+
+    /// What was checked on the way.
+    public struct Report: Sendable, Equatable {
+        public var inputs = 0
+        public var results = 0
+    }
+
+    /// Coeffects that return the recorded values (and, past them, the last value of each name),
+    /// on a clock that never waits.
+    public var coeffects: Coeffects {
+        let values = values
+        return Coeffects(
+            now: { values.next("now", Date.self) ?? Date(timeIntervalSince1970: 0) },
+            clock: ImmediateClock(),
+            random: { values.next("random", Int.self) ?? $0.lowerBound },
+            environment: { _ in values.next("environment", String?.self) ?? nil },
+            fileContents: { path in
+                switch values.next("fileContents", CoeffectResult<Data>.self) {
+                case .value(let data)?: return data
+                case .error(let message)?: throw ReplayedError(message: message)
+                case nil: throw ReplayedError(message: "\(path): no file read was recorded here")
+                }
+            },
+            fileExists: { _ in values.next("fileExists", Bool.self) ?? false },
+            terminalSize: { values.next("terminalSize", ScreenSize.self) ?? ScreenSize(columns: 0, rows: 0) },
+            processes: {
+                switch values.next("processes", CoeffectResult<[ProcessSnapshot]>.self) {
+                case .value(let list)?: return list
+                case .error(let message)?: throw ReplayedError(message: message)
+                case nil: return []
+                }
+            })
+    }
+
+    /// Feeds every input in order, and each side effect's recorded result when its turn comes.
+    /// `settle` lets the app finish what an input started (draw, run continuations). Throws when
+    /// the app no longer does what it did when recorded (an effect it started then is not started
+    /// now).
+    public func run(feed: @MainActor (JSONValue) async throws -> Void, settle: @MainActor () async -> Void) async throws -> Report {
+        var report = Report()
+        var started: [Int: SessionEntry] = [:]
+        defer { effects.cancelAll() }
+        for entry in session.entries {
+            switch entry.kind {
+            case .input:
+                guard let value = entry.value else { continue }
+                try await feed(value)
+                await settle()
+                report.inputs += 1
+            case .effect:
+                if let number = entry.effect { started[number] = entry }
+            case .result:
+                guard let number = entry.effect, let start = started[number] else { continue }
+                let key = EffectReplay.Key(type: start.type ?? "", payload: start.value ?? .null)
+                var delivered = false
+                for _ in 0..<400 {
+                    if effects.deliver(key, entry) { delivered = true; break }
+                    await settle()
+                    try? await Task.sleep(for: .milliseconds(5))
+                }
+                guard delivered else {
+                    throw SessionError("entry \(entry.n ?? 0): the app did not start side effect #\(number) \(start.text ?? start.type ?? "") as it did when recorded; the code has changed since, or the effect depends on something not recorded")
+                }
+                await settle()
+                report.results += 1
+            default:
+                continue
+            }
+        }
+        await settle()
+        return report
+    }
+}
+
+extension LogicModule {
+    /// Makes this module replay `replay`'s session: effects take their recorded results and
+    /// coeffects return recorded values.
+    public func replaying(_ replay: SessionReplay) {
+        self.replay = replay.effects
+        setCoeffects(replay.coeffects)
+    }
+
+    /// Records this module's events, requests, effects, results and coeffect reads to `recorder`.
+    public func record(to recorder: SessionRecorder) {
+        self.recorder = recorder
+        setCoeffects(coeffects)
+    }
+}
+
+/// Recorded coeffect values, served in order per name.
+final class CoeffectQueues: Sendable {
+    private let state: Mutex<[String: (values: [JSONValue], next: Int)]>
+
+    init(_ entries: [SessionEntry]) {
+        var queues: [String: (values: [JSONValue], next: Int)] = [:]
+        for entry in entries {
+            guard let name = entry.name else { continue }
+            queues[name, default: ([], 0)].values.append(entry.value ?? .null)
+        }
+        state = Mutex(queues)
+    }
+
+    func next<T: Decodable>(_ name: String, _ type: T.Type) -> T? {
+        let value = state.withLock { queues -> JSONValue? in
+            guard var queue = queues[name], !queue.values.isEmpty else { return nil }
+            let value = queue.values[min(queue.next, queue.values.count - 1)]
+            queue.next += 1
+            queues[name] = queue
+            return value
+        }
+        return try? value?.decode(T.self)
+    }
+}
+
+/// Side effects waiting for their recorded results during a replay.
+final class EffectReplay: Sendable {
+    struct Key: Equatable, Sendable {
+        var type: String
+        var payload: JSONValue
+    }
+
+    enum Result: @unchecked Sendable {
+        case output(Any)
+        case failure(any Error)
+        case cancelled
+    }
+
+    private struct Waiting: Sendable {
+        var number: Int
+        var key: Key
+        var deliver: @Sendable (SessionEntry?) -> Void
+    }
+
+    private let waiting = Mutex<(list: [Waiting], counter: Int)>(([], 0))
+
+    /// Waits for the driver to hand this effect its recorded result.
+    func result<E: SideEffect>(for effect: E) async -> Result {
+        let key = Key(type: "\(E.self)", payload: (effect as? any Encodable).flatMap { try? JSONValue(encoding: $0) } ?? .null)
+        let number = waiting.withLock { $0.counter += 1; return $0.counter }
+        let entry: SessionEntry?? = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<SessionEntry??, Never>) in
+                let cancelled = waiting.withLock { state -> Bool in
+                    if Task.isCancelled { return true }
+                    state.list.append(Waiting(number: number, key: key, deliver: { continuation.resume(returning: .some($0)) }))
+                    return false
+                }
+                if cancelled { continuation.resume(returning: .none) }
+            }
+        } onCancel: {
+            let removed = waiting.withLock { state -> Waiting? in
+                guard let index = state.list.firstIndex(where: { $0.number == number }) else { return nil }
+                return state.list.remove(at: index)
+            }
+            removed?.deliver(nil)
+        }
+        guard let recorded = entry ?? nil else { return .cancelled }
+        switch recorded.outcome {
+        case .done?:
+            if E.Output.self == Void.self { return .output(() as Any) }
+            guard let type = E.Output.self as? any Decodable.Type, let value = recorded.value,
+                  let output = try? value.decode(type) else {
+                return .failure(ReplayedError(message: "\(E.self)'s output was not recorded (\(E.Output.self) is not Codable)"))
+            }
+            return .output(output)
+        case .failed?:
+            if let type = E.Failure.self as? any Decodable.Type, let value = recorded.value, let error = try? value.decode(type) as? any Error {
+                return .failure(error)
+            }
+            return .failure(ReplayedError(message: recorded.error ?? "failed"))
+        default:
+            return .cancelled
+        }
+    }
+
+    /// Hands `entry` to the first waiting effect with this key; false if none waits yet.
+    func deliver(_ key: Key, _ entry: SessionEntry) -> Bool {
+        let found = waiting.withLock { state -> Waiting? in
+            guard let index = state.list.firstIndex(where: { $0.key == key }) else { return nil }
+            return state.list.remove(at: index)
+        }
+        found?.deliver(entry)
+        return found != nil
+    }
+
+    /// Ends every wait (the replay is over): those effects count as cancelled.
+    func cancelAll() {
+        let all = waiting.withLock { state -> [Waiting] in
+            defer { state.list = [] }
+            return state.list
+        }
+        for item in all { item.deliver(nil) }
+    }
+}
