@@ -49,7 +49,16 @@ public struct Executable: Sendable {
     public static func effect<E: SideEffect>(_ effect: E, id: EffectID? = nil,
                                              then: @escaping @Sendable (E.Output) -> Executable = { _ in .none },
                                              onError: (@Sendable (E.Failure) -> Executable)? = nil) -> Executable {
-        Executable(.effect(EffectCall(effect, id: id, then: then, onError: onError)))
+        Executable(.effect(EffectCall(effect, id: id, then: then, onError: onError, fallback: nil)))
+    }
+
+    /// Performs `effect` (with its own `perform` unless a performer is registered for its type),
+    /// then runs what `then` makes of its output; a failure goes to `onError`.
+    public static func effect<E: LiveSideEffect>(_ effect: E, id: EffectID? = nil,
+                                                 then: @escaping @Sendable (E.Output) -> Executable = { _ in .none },
+                                                 onError: (@Sendable (E.Failure) -> Executable)? = nil) -> Executable {
+        Executable(.effect(EffectCall(effect, id: id, then: then, onError: onError,
+                                      fallback: { effect, coeffects throws(E.Failure) in try await effect.perform(with: coeffects) })))
     }
 
     /// Runs the parts one after another.
@@ -102,7 +111,8 @@ struct EffectCall: Sendable {
     let run: @Sendable (any SideEffect, PerformerTable, Coeffects, EffectReplay?) async -> EffectOutcome
 
     init<E: SideEffect>(_ effect: E, id: EffectID?, then: @escaping @Sendable (E.Output) -> Executable,
-                        onError: (@Sendable (E.Failure) -> Executable)?) {
+                        onError: (@Sendable (E.Failure) -> Executable)?,
+                        fallback: (@Sendable (E, Coeffects) async throws(E.Failure) -> E.Output)?) {
         self.effect = effect
         self.id = id
         self.run = { erased, performers, coeffects, replay in
@@ -116,7 +126,7 @@ struct EffectCall: Sendable {
                 case .cancelled: return .cancelled
                 }
             }
-            guard let perform = performers.performer(for: E.self) else {
+            guard let perform = performers.performer(for: E.self) ?? fallback else {
                 return .failed(nil, LogicError.noPerformer("\(E.self)"))
             }
             do throws(E.Failure) {

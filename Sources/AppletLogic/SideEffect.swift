@@ -26,6 +26,23 @@ public protocol SideEffect: Sendable {
     associatedtype Failure: Error = any Error
 }
 
+/// A side effect that can perform itself on the real system: the module runs `perform` unless the
+/// app registered a performer for its type (`LogicModule.perform(_:_:)` wins, so an app or a test
+/// can replace it). `TestLogic` and `--replay` never call it.
+///
+/// ```swift
+/// struct SignalProcess: LiveSideEffect, Codable, Equatable {
+///     var pid: Int32
+///     var signal: Int32
+///     func perform(with coeffects: Coeffects) async throws(SignalError) {
+///         if kill(pid, signal) != 0 { throw SignalError(pid: pid, errno: errno) }
+///     }
+/// }
+/// ```
+public protocol LiveSideEffect: SideEffect {
+    func perform(with coeffects: Coeffects) async throws(Failure) -> Output
+}
+
 /// Waits on the logic module's clock (live: the continuous clock; in tests: a `TestClock`). The
 /// way to do something later or repeatedly: `.effect(Sleep(.seconds(2)), id: "refresh") { _ in .send(...) }`.
 /// Performed by the module itself.

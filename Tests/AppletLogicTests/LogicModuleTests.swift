@@ -207,3 +207,22 @@ struct LogicModuleTests {
         #expect(logic.actionLog.entries.first?.category == "event")
     }
 }
+
+/// Performs itself; a registered performer replaces it.
+struct Shout: LiveSideEffect, Codable, Equatable {
+    typealias Output = String
+    var text: String
+    func perform(with coeffects: Coeffects) async throws -> String { text.uppercased() }
+}
+
+@Suite("Live side effects")
+@MainActor
+struct LiveSideEffectTests {
+    @Test func anEffectPerformsItselfUnlessAPerformerIsRegistered() async {
+        let logic = makeModule()
+        await logic.send(.effect(Shout(text: "hi")) { .request(CounterRequest.note($0)) }).finished()
+        logic.perform(Shout.self) { effect, _ in "fake \(effect.text)" }
+        await logic.send(.effect(Shout(text: "hi")) { .request(CounterRequest.note($0)) }).finished()
+        #expect(logic.store.logicLines.value == ["HI", "fake hi"])
+    }
+}
