@@ -44,28 +44,28 @@ open class Application: @unchecked Sendable {
     }
 
     @TaskLocal static var installed: Application?
-    /// How many `withCurrent` calls are running anywhere. When none is, `current` is `shared`
-    /// without the cost of reading the task-local.
-    static let installCount = Atomic<Int>(0)
+    /// Whether `withCurrent` was ever used in this process. Until it is, `current` is `shared`
+    /// without the cost of reading the task-local. (Not a count of the calls running now: a task
+    /// started inside `withCurrent` inherits the store and must still see it after the call
+    /// returned.)
+    static let everInstalled = Atomic<Bool>(false)
 
     /// The store in effect: the one installed by the running host or test, else `shared`.
     public static var current: Application {
-        if installCount.load(ordering: .relaxed) == 0 { return shared }
+        if !everInstalled.load(ordering: .relaxed) { return shared }
         return installed ?? shared
     }
 
     /// Runs `body` with `application` as `Application.current` (hosts do this around every
     /// evaluation and event when they do not use the shared store; tests use it for a fresh one).
     public static func withCurrent<R>(_ application: Application, _ body: () throws -> R) rethrows -> R {
-        installCount.add(1, ordering: .relaxed)
-        defer { installCount.subtract(1, ordering: .relaxed) }
+        if !everInstalled.load(ordering: .relaxed) { everInstalled.store(true, ordering: .relaxed) }
         return try $installed.withValue(application, operation: body)
     }
 
     /// The async form of `withCurrent(_:_:)`, for tasks.
     public static func withCurrent<R>(_ application: Application, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R) async rethrows -> R {
-        installCount.add(1, ordering: .relaxed)
-        defer { installCount.subtract(1, ordering: .relaxed) }
+        if !everInstalled.load(ordering: .relaxed) { everInstalled.store(true, ordering: .relaxed) }
         return try await $installed.withValue(application, operation: body, isolation: isolation)
     }
 
@@ -230,7 +230,7 @@ open class Application: @unchecked Sendable {
     /// its slot; an installed one by the task-local that installed it).
     @inline(__always)
     static func withCurrentUnretained<R>(_ body: (Application) -> R) -> R {
-        if installCount.load(ordering: .relaxed) == 0 { return SharedSlot.instance.withShared(body) }
+        if !everInstalled.load(ordering: .relaxed) { return SharedSlot.instance.withShared(body) }
         return body(installed ?? shared)
     }
 

@@ -25,18 +25,19 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
     }
 
     @TaskLocal static var installed: Installed?
-    static let installCount = Atomic<Int>(0)
+    /// Whether a scope was ever installed (see `Application.everInstalled` for why not a count).
+    static let everInstalled = Atomic<Bool>(false)
     private static let indexes = Mutex<[Scope: Int]>([:])
 
     /// The scope in effect, if any.
     public static var current: Scope? {
-        if installCount.load(ordering: .relaxed) == 0 { return nil }
+        if !everInstalled.load(ordering: .relaxed) { return nil }
         return installed?.scope
     }
 
     /// A small number for the current scope (0 for none), used to key caches.
     static var currentIndex: Int {
-        if installCount.load(ordering: .relaxed) == 0 { return 0 }
+        if !everInstalled.load(ordering: .relaxed) { return 0 }
         return installed?.index ?? 0
     }
 
@@ -48,8 +49,7 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
             table[scope] = i
             return i
         }
-        installCount.add(1, ordering: .relaxed)
-        defer { installCount.subtract(1, ordering: .relaxed) }
+        if !everInstalled.load(ordering: .relaxed) { everInstalled.store(true, ordering: .relaxed) }
         return try $installed.withValue(Installed(scope: scope, index: index), operation: body)
     }
 }

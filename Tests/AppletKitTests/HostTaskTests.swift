@@ -96,3 +96,31 @@ struct HostTaskTests {
         await until { log.cancelled.count == 4 }
     }
 }
+
+/// What a `.task` sees as the store and scope, written where the test reads it.
+@MainActor private var seenInTask: (store: ObjectIdentifier?, scope: Scope?)?
+
+private struct StoreReadingApplet: Applet {
+    let id = "reader"
+    let title = "Reader"
+    var body: some View {
+        Text("reader").task {
+            try? await Task.sleep(for: .milliseconds(20))     // long after the frame's withCurrent ended
+            seenInTask = (ObjectIdentifier(Application.current), Scope.current)
+        }
+    }
+}
+
+@Suite("A view's task runs in its pane's store and scope")
+@MainActor
+struct TaskStoreTests {
+    @Test func aTaskSeesTheHostsStoreAndThePanesScopeAfterTheFrame() async throws {
+        seenInTask = nil
+        let h = try AppletTestHost(StoreReadingApplet())
+        #expect(h.application !== Application.shared)
+        for _ in 0..<200 where seenInTask == nil { try await Task.sleep(for: .milliseconds(5)) }
+        let seen = try #require(seenInTask)
+        #expect(seen.store == ObjectIdentifier(h.application), "not the shared store")
+        #expect(seen.scope?.name == "reader")
+    }
+}
