@@ -27,8 +27,10 @@ public final class ActionLog {
 
         public let number: Int
         public let kind: Kind
-        /// When it happened.
-        public let time: Date
+        /// When it happened: how long after `clockOrigin`'s instant (`time` makes it a date when
+        /// read, so that appending reads no wall clock). A `Duration`, not an instant, so that an
+        /// entry has a layout known when compiling (`ContinuousClock.Instant`'s is not).
+        let offset: Duration
         /// How long the request took to apply, or the effect to run.
         public let duration: Duration?
         /// The error's description, when it failed.
@@ -56,6 +58,9 @@ public final class ActionLog {
             }
         }
 
+        /// When it happened.
+        public var time: Date { clockOrigin.date.addingTimeInterval(seconds(offset)) }
+
         /// Whether something failed.
         public var isError: Bool { error != nil }
 
@@ -68,21 +73,26 @@ public final class ActionLog {
 
     /// How many entries are kept.
     public let capacity: Int
-    @ObservationIgnored private var buffer: [Entry] = []
-    @ObservationIgnored private var start = 0
-    @ObservationIgnored private var nextNumber = 1
+    /// The entries and the counters, kept in one property so that logging an entry makes one
+    /// access to the log's storage (each is checked for exclusivity at run time).
+    @ObservationIgnored private var log = Ring()
+
     /// Changes with every entry (what a view observes).
-    public private(set) var revision = 0
+    public var revision: Int {
+        access(keyPath: \.revision)
+        log.mayBeObserved = true
+        return log.revision
+    }
 
     nonisolated public init(capacity: Int = 500) {
         self.capacity = max(1, capacity)
-        buffer.reserveCapacity(self.capacity)
+        log.buffer.reserveCapacity(self.capacity)
     }
 
     /// The entries, oldest first.
     public var entries: [Entry] {
         _ = revision
-        return Array(buffer[start...] + buffer[..<start])
+        return Array(log.buffer[log.start...] + log.buffer[..<log.start])
     }
 
     /// The entries whose title, category or error contains `text` (case-insensitive), oldest first.
@@ -95,24 +105,81 @@ public final class ActionLog {
         }
     }
 
-    func append(_ kind: Entry.Kind, duration: Duration? = nil, error: (any Error)? = nil) {
-        let entry = Entry(number: nextNumber, kind: kind, time: Date(), duration: duration, error: error.map { String(describing: $0) })
-        nextNumber += 1
-        if buffer.count < capacity {
-            buffer.append(entry)
-        } else {
-            buffer[start] = entry
-            start = (start + 1) % capacity
+    /// Logs `kind`; `at` is when it happened, if the caller has read the clock already.
+    func append(_ kind: consuming Entry.Kind, at instant: ContinuousClock.Instant = .now, duration: Duration? = nil,
+                error: (any Error)? = nil) {
+        let offset = clockOrigin.instant.duration(to: instant)
+        if log.add(kind, at: offset, duration: duration, error: error.map { String(describing: $0) }, capacity: capacity) {
+            announce()
         }
-        revision &+= 1
     }
 
     /// Empties the log (numbers go on).
     public func clear() {
-        buffer.removeAll(keepingCapacity: true)
-        start = 0
-        revision &+= 1
+        if log.clear() { announce() }
     }
+
+    /// Tells the observers of `revision` that it changes, and changes it.
+    private func announce() {
+        withMutation(keyPath: \.revision) { log.revision &+= 1 }
+    }
+
+    private struct Ring {
+        var buffer: [Entry] = []
+        var start = 0
+        var nextNumber = 1
+        var revision = 0
+        /// Whether `revision` was read since its observers were last told of a change.
+        /// Observation tracking (`withObservationTracking`, `Observations`, a view's evaluation)
+        /// starts with a read and ends at the first change it is told of: when nothing read it
+        /// since the last change was announced, nobody can be observing it, and a new entry skips
+        /// the registrar (two locks and a key path per entry).
+        var mayBeObserved = false
+
+        /// Adds an entry, in place of the oldest when full. Returns true when the new revision
+        /// must be announced (`announce()` makes it), else makes it.
+        mutating func add(_ kind: consuming Entry.Kind, at offset: Duration, duration: Duration?, error: String?,
+                          capacity: Int) -> Bool {
+            let entry = Entry(number: nextNumber, kind: kind, offset: offset, duration: duration, error: error)
+            nextNumber += 1
+            // Moved, not copied, into its slot (an entry is a dozen words with an existential).
+            if buffer.count < capacity {
+                buffer.append(consume entry)
+            } else {
+                buffer[start] = consume entry
+                start = (start + 1) % capacity
+            }
+            return revise()
+        }
+
+        mutating func clear() -> Bool {
+            buffer.removeAll(keepingCapacity: true)
+            start = 0
+            return revise()
+        }
+
+        private mutating func revise() -> Bool {
+            if mayBeObserved {
+                mayBeObserved = false
+                return true
+            }
+            revision &+= 1
+            return false
+        }
+    }
+}
+
+/// A date and the continuous clock's instant at that date, read once: an entry's `time` is its
+/// offset from this instant, added to this date.
+private let clockOrigin = ClockOrigin()
+
+private final class ClockOrigin: Sendable {
+    let date = Date()
+    let instant = ContinuousClock.now
+}
+
+private func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
 }
 
 /// How a side effect ended, for logs.

@@ -23,15 +23,16 @@ import AppletState
 /// - A side effect with an `id` replaces a running one with the same id (it is cancelled);
 ///   `.cancel(id)` cancels it. A cancelled effect neither continues nor fails.
 public struct Executable: Sendable {
-    indirect enum Kind: Sendable {
+    enum Kind: Sendable {
         case none
         case request(any Request)
-        case effect(EffectCall)
+        indirect case effect(EffectCall)
         case sequence([Executable])
         case parallel([Executable])
-        case deferred(@MainActor @Sendable (LogicContext) -> Executable, String)
+        indirect case deferred(@MainActor @Sendable (LogicContext) -> Executable, String)
         case cancel(EffectID)
-        case catching(Executable, @Sendable (any Error) -> Executable)
+        case repeating(Duration, EffectID, @Sendable () -> Executable)
+        indirect case catching(Executable, @Sendable (any Error) -> Executable)
     }
 
     let kind: Kind
@@ -81,6 +82,19 @@ public struct Executable: Sendable {
     /// Cancels the running side effect with this id, if any.
     public static func cancel(_ id: EffectID) -> Executable { Executable(.cancel(id)) }
 
+    /// A timer: every `interval` (a `Sleep` on the module's clock, with `id`), runs what `make`
+    /// returns as an executable of its own, until `.cancel(id)` (or another effect with `id`)
+    /// stops it. Finishes at once; the ticks are side effects like any other, so tests deliver
+    /// them and a replay reproduces them.
+    ///
+    /// ```swift
+    /// case .start: .repeating(every: .seconds(2), id: "monitor.refresh") { .send(.tick, to: self) }
+    /// case .stop:  .cancel("monitor.refresh")
+    /// ```
+    public static func repeating(every interval: Duration, id: EffectID, _ make: @escaping @Sendable () -> Executable) -> Executable {
+        Executable(.repeating(interval, id, make))
+    }
+
     /// This, then `next`.
     public func then(_ next: Executable) -> Executable { .sequence(self, next) }
 
@@ -106,26 +120,27 @@ public struct EffectID: Hashable, Sendable, ExpressibleByStringLiteral, CustomSt
 struct EffectCall: Sendable {
     let effect: any SideEffect
     let id: EffectID?
-    /// Runs the performer found in `performers` (or the replay's recorded result) and maps its
-    /// result to what comes next.
-    let run: @Sendable (any SideEffect, PerformerTable, Coeffects, EffectReplay?) async -> EffectOutcome
+    /// Runs the performer found in `performers` and maps its result to what comes next.
+    let run: @Sendable (any SideEffect, PerformerTable, Coeffects) async -> EffectOutcome
+    /// Maps a result handed in from outside (a `LogicInterceptor`: `TestLogic`) to what comes
+    /// next, as `run` does with a performer's. An output must be an `E.Output`.
+    let resume: @Sendable (InterceptedResult) -> EffectOutcome
 
     init<E: SideEffect>(_ effect: E, id: EffectID?, then: @escaping @Sendable (E.Output) -> Executable,
                         onError: (@Sendable (E.Failure) -> Executable)?,
                         fallback: (@Sendable (E, Coeffects) async throws(E.Failure) -> E.Output)?) {
         self.effect = effect
         self.id = id
-        self.run = { erased, performers, coeffects, replay in
-            let effect = erased as! E
-            if let replay {
-                switch await replay.result(for: effect) {
-                case .output(let output): return .succeeded(then(output as! E.Output), output as! E.Output)
-                case .failure(let error):
-                    if let onError, let typed = error as? E.Failure { return .failed(onError(typed), error) }
-                    return .failed(nil, error)
-                case .cancelled: return .cancelled
-                }
+        self.resume = { result in
+            switch result {
+            case .output(let output): return .succeeded(then(output as! E.Output), output)
+            case .failure(let error):
+                if let onError, let typed = error as? E.Failure { return .failed(onError(typed), error) }
+                return .failed(nil, error)
             }
+        }
+        self.run = { erased, performers, coeffects in
+            let effect = erased as! E
             guard let perform = performers.performer(for: E.self) ?? fallback else {
                 return .failed(nil, LogicError.noPerformer("\(E.self)"))
             }

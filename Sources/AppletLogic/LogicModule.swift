@@ -39,7 +39,9 @@ public final class LogicModule {
     private var observerDepth = 0
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
     var recorder: SessionRecorder?
-    var replay: EffectReplay?
+    /// Performs side effects in place of the performers and sees every request (`TestLogic`).
+    /// Held weakly; set it before the first `send`.
+    package weak var interceptor: (any LogicInterceptor)?
 
     /// A module applying requests to `store`. Made anywhere (a store's `logic` dependency is made
     /// on first use); used on the main actor.
@@ -67,6 +69,14 @@ public final class LogicModule {
     /// Runs `executable`: its requests now, its side effects as tasks.
     @discardableResult
     public func send(_ executable: Executable) -> LogicTask {
+        // A lone request, the most common executable, runs as `run` would run it, without the
+        // completion closure (an allocation and a weak reference per send); its task is made
+        // finished (nothing can hold it before `send` returns).
+        if case .request(let request) = executable.kind {
+            let result = apply(request)
+            if case .failed(let error) = result { unhandled(error) }
+            return LogicTask(finished: result)
+        }
         let task = LogicTask()
         run(executable, in: task) { [weak self] result in
             if case .failed(let error) = result { self?.unhandled(error) }
@@ -125,6 +135,13 @@ public final class LogicModule {
 
     private func checkObservers() {
         guard !observers.isEmpty else { return }
+        checkEachObserver()
+    }
+
+    /// Out of line, so that a request with no observers to check does not pay for setting up
+    /// what checking them needs (it would be inlined into `apply`'s caller).
+    @inline(never)
+    private func checkEachObserver() {
         for number in observers.keys.sorted() { checkObserver(number) }
     }
 
@@ -149,19 +166,7 @@ public final class LogicModule {
         case .none:
             completion(.ok)
         case .request(let request):
-            let start = ContinuousClock.now
-            do {
-                try request.apply(to: store)
-                let duration = ContinuousClock.now - start
-                actionLog.append(.request(request), duration: duration)
-                recorder?.request(request)
-                checkObservers()
-                completion(.ok)
-            } catch {
-                actionLog.append(.request(request), duration: ContinuousClock.now - start, error: error)
-                recorder?.request(request, error: error)
-                completion(.failed(error))
-            }
+            completion(apply(request))
         case .effect(let call):
             start(call, in: task, completion: completion)
         case .sequence(let parts):
@@ -179,6 +184,9 @@ public final class LogicModule {
             }
         case .deferred(let make, _):
             run(make(LogicContext(store: store, coeffects: coeffects, module: self)), in: task, completion: completion)
+        case .repeating(let interval, let id, let make):
+            startRepeating(every: interval, id: id, make)
+            completion(.ok)
         case .cancel(let id):
             cancel(id)
             completion(.ok)
@@ -187,6 +195,27 @@ public final class LogicModule {
                 guard let self, case .failed(let error) = result else { return completion(result) }
                 self.run(handler(error), in: task, completion: completion)
             }
+        }
+    }
+
+    /// Applies `request` to the store, logs and records it, then checks the observers. One clock
+    /// read before and one after: the second is both the end of its duration and its time.
+    private func apply(_ request: any Request) -> RunResult {
+        let start = ContinuousClock.now
+        do {
+            try request.apply(to: store)
+            let end = ContinuousClock.now
+            actionLog.append(.request(request), at: end, duration: end - start)
+            recorder?.request(request, at: end)
+            interceptor?.requestApplied(request, error: nil)
+            checkObservers()
+            return .ok
+        } catch {
+            let end = ContinuousClock.now
+            actionLog.append(.request(request), at: end, duration: end - start, error: error)
+            recorder?.request(request, at: end, error: error)
+            interceptor?.requestApplied(request, error: error)
+            return .failed(error)
         }
     }
 
@@ -205,10 +234,14 @@ public final class LogicModule {
         let started = ContinuousClock.now
         actionLog.append(.effectStarted(call.effect, number: number, id: call.id))
         recorder?.effectStarted(call.effect, number: number)
-        let (performers, coeffects, replay) = (performers, coeffects, replay)
+        if let interceptor {
+            intercept(call, number: number, started: started, by: interceptor, in: task, completion: completion)
+            return
+        }
+        let (performers, coeffects) = (performers, coeffects)
         let effect = RunningEffect(number: number, id: call.id)
         effect.task = Task { [weak self] in
-            let outcome = await call.run(call.effect, performers, coeffects, replay)
+            let outcome = await call.run(call.effect, performers, coeffects)
             self?.finish(effect, call: call, outcome: outcome, started: started, in: task, completion: completion)
         }
         inFlight[number] = effect
@@ -216,10 +249,43 @@ public final class LogicModule {
         task.effects.append(effect)
     }
 
+    /// Starts `call` as an effect that waits for `interceptor` to deliver its result: no task,
+    /// no performer; delivering or cancelling it ends it synchronously.
+    private func intercept(_ call: EffectCall, number: Int, started: ContinuousClock.Instant, by interceptor: any LogicInterceptor,
+                           in task: LogicTask, completion: @escaping @MainActor (RunResult) -> Void) {
+        let effect = RunningEffect(number: number, id: call.id)
+        effect.onCancel = { [weak self, weak interceptor, weak effect] in
+            guard let self, let effect, self.inFlight[number] === effect else { return }
+            self.finish(effect, call: call, outcome: .cancelled, started: started, in: task, completion: completion)
+            interceptor?.effectCancelled(number)
+        }
+        inFlight[number] = effect
+        if let id = call.id { running[id] = effect }
+        task.effects.append(effect)
+        interceptor.effectStarted(InterceptedEffect(effect: call.effect, id: call.id, number: number, deliver: { [weak self] result in
+            guard let self, !effect.isCancelled, self.inFlight[number] === effect else { return false }
+            self.finish(effect, call: call, outcome: call.resume(result), started: started, in: task, completion: completion)
+            return true
+        }, cancel: { effect.cancel() }))
+    }
+
+    /// One tick of a `.repeating` timer: a `Sleep` with the timer's id; when it ends (not
+    /// cancelled), what `make` returns runs as an executable of its own and the next tick starts.
+    /// Each tick is a new task, so a timer that runs for days holds no more than one tick.
+    private func startRepeating(every interval: Duration, id: EffectID, _ make: @escaping @Sendable () -> Executable) {
+        let tick = EffectCall(Sleep(interval), id: id, then: { _ in .none }, onError: nil, fallback: nil)
+        start(tick, in: LogicTask()) { [weak self] result in
+            guard let self, case .ok = result else { return }
+            self.startRepeating(every: interval, id: id, make)
+            self.send(make())
+        }
+    }
+
     private func finish(_ effect: RunningEffect, call: EffectCall, outcome: EffectOutcome, started: ContinuousClock.Instant,
                         in task: LogicTask, completion: @escaping @MainActor (RunResult) -> Void) {
         inFlight.removeValue(forKey: effect.number)
         if let id = effect.id, running[id] === effect { running.removeValue(forKey: id) }
+        task.effects.removeAll { $0 === effect }
         let duration = ContinuousClock.now - started
         let result: EffectOutcome = effect.isCancelled ? .cancelled : outcome
         actionLog.append(.effectEnded(call.effect, number: effect.number, outcome: result.summary), duration: duration,
@@ -241,6 +307,7 @@ public final class LogicModule {
     private func unhandled(_ error: any Error) {
         actionLog.append(.unhandledError, error: error)
         recorder?.unhandled(error)
+        interceptor?.unhandledError(error)
         onUnhandledError?(error)
     }
 
@@ -257,6 +324,8 @@ final class RunningEffect {
     let number: Int
     let id: EffectID?
     var task: Task<Void, Never>?
+    /// Runs once, when it is cancelled (an intercepted effect has no task to end it).
+    var onCancel: (@MainActor () -> Void)?
     private(set) var isCancelled = false
 
     init(number: Int, id: EffectID?) {
@@ -267,6 +336,9 @@ final class RunningEffect {
     func cancel() {
         isCancelled = true
         task?.cancel()
+        let cancelled = onCancel
+        onCancel = nil
+        cancelled?()
     }
 }
 
@@ -291,6 +363,13 @@ public final class LogicTask {
     var effects: [RunningEffect] = []
     private var waiters: [CheckedContinuation<Outcome, Never>] = []
 
+    init() {}
+
+    /// A task that has run to its end already.
+    init(finished result: LogicModule.RunResult) {
+        (outcome, error) = Self.outcome(of: result)
+    }
+
     /// Waits until the executable has run to its end.
     @discardableResult
     public func finished() async -> Outcome {
@@ -306,17 +385,21 @@ public final class LogicTask {
 
     func finish(_ result: LogicModule.RunResult) {
         guard outcome == nil else { return }
-        switch result {
-        case .ok: outcome = .succeeded
-        case .failed(let error):
-            self.error = error
-            outcome = .failed(String(describing: error))
-        case .cancelled: outcome = .cancelled
-        }
+        let (outcome, error) = Self.outcome(of: result)
+        self.outcome = outcome
+        if let error { self.error = error }
         effects = []
         let waiting = waiters
         waiters = []
-        for waiter in waiting { waiter.resume(returning: outcome!) }
+        for waiter in waiting { waiter.resume(returning: outcome) }
+    }
+
+    private static func outcome(of result: LogicModule.RunResult) -> (Outcome, (any Error)?) {
+        switch result {
+        case .ok: (.succeeded, nil)
+        case .failed(let error): (.failed(String(describing: error)), error)
+        case .cancelled: (.cancelled, nil)
+        }
     }
 }
 

@@ -46,6 +46,13 @@ public struct SessionEntry: Codable, Equatable, Sendable {
     public var app: String?
     public var version: Int?
     public var size: ScreenSize?
+    /// Header: the state folder's files when the recording started (relative path → text), so a
+    /// replay starts from the same state; secrets are never included.
+    public var files: [String: String]?
+    /// Header: the keymap file in effect (its text), if there was one.
+    public var keymap: String?
+    /// Header: the tab the app was asked to open on (`--tab`), if any.
+    public var tab: String?
 
     public init(kind: Kind) { self.kind = kind }
 }
@@ -56,6 +63,12 @@ public struct Session: Sendable {
 
     public var app: String
     public var size: ScreenSize
+    /// The state folder's files at the start (relative path → text).
+    public var files: [String: String]
+    /// The keymap file's text, if one was in effect.
+    public var keymap: String?
+    /// The `--tab` the recording was started with.
+    public var tab: String?
     public var entries: [SessionEntry]
 
     /// Reads a session file; throws with the line number when a line is not what `--record` writes.
@@ -83,6 +96,9 @@ public struct Session: Sendable {
         }
         self.app = app
         self.size = size
+        self.files = header.files ?? [:]
+        self.keymap = header.keymap
+        self.tab = header.tab
         self.entries = Array(entries.dropFirst())
     }
 }
@@ -96,15 +112,23 @@ public struct SessionError: Error, CustomStringConvertible, Equatable {
 /// Writes what a logic module and its host do to a session file. Appending costs a lock and an
 /// array append (values are kept as they are); encoding happens at `flush()`, which the host
 /// calls every second and at the end.
+///
+/// ```swift
+/// let recorder = try SessionRecorder(path: "bug.session", app: "monitor", files: stateFiles)
+/// host.recorder = recorder          // the host writes the header with the terminal's size
+/// ```
 public final class SessionRecorder: Sendable {
     public let path: String
     private let started = ContinuousClock.now
     private let state: Mutex<State>
+    /// Held for a whole flush (encoding and writing), never while `state` is taken by a caller.
+    private let writing = Mutex(())
 
     private struct State {
         var pending: [Pending] = []
         var number = 1
         var handle: FileHandle?
+        var header: SessionEntry?
         var failure: String?
     }
 
@@ -120,8 +144,9 @@ public final class SessionRecorder: Sendable {
         var error: String?
     }
 
-    /// Creates (or truncates) the file and writes the header.
-    public init(path: String, app: String, size: ScreenSize) throws {
+    /// Creates (or truncates) the file; the header goes out with `begin(size:)` (or the first
+    /// flush), once the terminal's size is known.
+    public init(path: String, app: String, files: [String: String] = [:], keymap: String? = nil, tab: String? = nil) throws {
         self.path = path
         guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
             throw SessionError("cannot write the session file \(path): \(String(cString: strerror(errno)))")
@@ -130,15 +155,36 @@ public final class SessionRecorder: Sendable {
         header.n = 1
         header.app = app
         header.version = Session.formatVersion
-        header.size = size
-        let line = try JSONValue.sessionEncoder.encode(header) + Data("\n".utf8)
-        try handle.write(contentsOf: line)
-        state = Mutex(State(handle: handle))
+        header.files = files.isEmpty ? nil : files
+        header.keymap = keymap
+        header.tab = tab
+        state = Mutex(State(handle: handle, header: header))
     }
 
-    private func add(_ kind: SessionEntry.Kind, value: Any? = nil, type: String? = nil, effect: Int? = nil,
-                     outcome: EffectOutcomeSummary? = nil, name: String? = nil, error: String? = nil) {
-        let at = ContinuousClock.now - started
+    /// Writes the header with the terminal's size (the host calls it as it starts).
+    public func begin(size: ScreenSize) {
+        let header = state.withLock { state -> SessionEntry? in
+            state.header?.size = size
+            defer { state.header = nil }
+            return state.header
+        }
+        guard let header else { return }
+        write((try? JSONValue.sessionEncoder.encode(header)).map { $0 + Data("\n".utf8) } ?? Data())
+    }
+
+    private func write(_ data: Data) {
+        guard let handle = state.withLock({ $0.handle }) else { return }
+        do {
+            try handle.write(contentsOf: data)
+        } catch {
+            state.withLock { $0.failure = "cannot write the session file \(path): \(error.localizedDescription)" }
+        }
+    }
+
+    /// `instant` is when it happened, if the caller has read the clock already.
+    private func add(_ kind: SessionEntry.Kind, at instant: ContinuousClock.Instant = .now, value: Any? = nil, type: String? = nil,
+                     effect: Int? = nil, outcome: EffectOutcomeSummary? = nil, name: String? = nil, error: String? = nil) {
+        let at = instant - started
         state.withLock {
             $0.number += 1
             $0.pending.append(Pending(number: $0.number, at: at, kind: kind, value: value, type: type, effect: effect,
@@ -149,8 +195,8 @@ public final class SessionRecorder: Sendable {
     /// An input event the host received (a key, a paste, a click, a resize).
     public func input(_ event: some Encodable & Sendable) { add(.input, value: event) }
     func event(_ event: Any, logic: String) { add(.event, value: event, type: logic) }
-    func request(_ request: any Request, error: (any Error)? = nil) {
-        add(.request, value: request, error: error.map { String(describing: $0) })
+    func request(_ request: any Request, at instant: ContinuousClock.Instant = .now, error: (any Error)? = nil) {
+        add(.request, at: instant, value: request, error: error.map { String(describing: $0) })
     }
     func effectStarted(_ effect: any SideEffect, number: Int) { add(.effect, value: effect, effect: number) }
     func effectEnded(_ effect: any SideEffect, number: Int, outcome: EffectOutcome) {
@@ -197,12 +243,19 @@ public final class SessionRecorder: Sendable {
     /// Writes what was recorded since the last flush. Values that are not `Codable` are written
     /// with their description only.
     public func flush() {
-        let (pending, handle) = state.withLock { state -> ([Pending], FileHandle?) in
+        // One flush at a time, to the end: the periodic one and the last must not interleave
+        // lines, nor the last close the file under the other.
+        writing.withLock { _ in flushPending() }
+    }
+
+    private func flushPending() {
+        begin(size: ScreenSize(columns: 0, rows: 0))
+        let pending = state.withLock { state -> [Pending] in
             let pending = state.pending
             state.pending.removeAll(keepingCapacity: true)
-            return (pending, state.handle)
+            return pending
         }
-        guard let handle, !pending.isEmpty else { return }
+        guard !pending.isEmpty else { return }
         var data = Data()
         for item in pending {
             var entry = SessionEntry(kind: item.kind)
@@ -221,19 +274,17 @@ public final class SessionRecorder: Sendable {
             }
             if let line = try? JSONValue.sessionEncoder.encode(entry) { data += line + Data("\n".utf8) }
         }
-        do {
-            try handle.write(contentsOf: data)
-        } catch {
-            state.withLock { $0.failure = "cannot write the session file \(path): \(error.localizedDescription)" }
-        }
+        write(data)
     }
 
     /// Flushes and closes the file.
     public func close() {
-        flush()
-        state.withLock {
-            try? $0.handle?.close()
-            $0.handle = nil
+        writing.withLock { _ in
+            flushPending()
+            state.withLock {
+                try? $0.handle?.close()
+                $0.handle = nil
+            }
         }
     }
 

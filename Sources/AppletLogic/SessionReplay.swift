@@ -99,10 +99,10 @@ public final class SessionReplay {
 }
 
 extension LogicModule {
-    /// Makes this module replay `replay`'s session: effects take their recorded results and
-    /// coeffects return recorded values.
+    /// Makes this module replay `replay`'s session: effects take their recorded results (and run
+    /// no performer) and coeffects return recorded values. Keep `replay` while it runs.
     public func replaying(_ replay: SessionReplay) {
-        self.replay = replay.effects
+        interceptor = replay.effects
         setCoeffects(replay.coeffects)
     }
 
@@ -138,82 +138,61 @@ final class CoeffectQueues: Sendable {
     }
 }
 
-/// Side effects waiting for their recorded results during a replay.
-final class EffectReplay: Sendable {
-    struct Key: Equatable, Sendable {
+/// Side effects waiting for their recorded results during a replay: the module's interceptor, so
+/// an effect runs no performer and ends, synchronously on the main actor, when the driver hands
+/// it the result it had when recorded.
+@MainActor
+final class EffectReplay: LogicInterceptor {
+    struct Key: Equatable {
         var type: String
         var payload: JSONValue
     }
 
-    enum Result: @unchecked Sendable {
-        case output(Any)
-        case failure(any Error)
-        case cancelled
+    private var waiting: [(key: Key, effect: InterceptedEffect)] = []
+
+    static func key(for effect: any SideEffect) -> Key {
+        Key(type: "\(type(of: effect))", payload: (effect as? any Encodable).flatMap { try? JSONValue(encoding: $0) } ?? .null)
     }
 
-    private struct Waiting: Sendable {
-        var number: Int
-        var key: Key
-        var deliver: @Sendable (SessionEntry?) -> Void
-    }
+    func effectStarted(_ effect: InterceptedEffect) { waiting.append((Self.key(for: effect.effect), effect)) }
+    func effectCancelled(_ number: Int) { waiting.removeAll { $0.effect.number == number } }
+    func requestApplied(_ request: any Request, error: (any Error)?) {}
+    func unhandledError(_ error: any Error) {}
 
-    private let waiting = Mutex<(list: [Waiting], counter: Int)>(([], 0))
-
-    /// Waits for the driver to hand this effect its recorded result.
-    func result<E: SideEffect>(for effect: E) async -> Result {
-        let key = Key(type: "\(E.self)", payload: (effect as? any Encodable).flatMap { try? JSONValue(encoding: $0) } ?? .null)
-        let number = waiting.withLock { $0.counter += 1; return $0.counter }
-        let entry: SessionEntry?? = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<SessionEntry??, Never>) in
-                let cancelled = waiting.withLock { state -> Bool in
-                    if Task.isCancelled { return true }
-                    state.list.append(Waiting(number: number, key: key, deliver: { continuation.resume(returning: .some($0)) }))
-                    return false
-                }
-                if cancelled { continuation.resume(returning: .none) }
-            }
-        } onCancel: {
-            let removed = waiting.withLock { state -> Waiting? in
-                guard let index = state.list.firstIndex(where: { $0.number == number }) else { return nil }
-                return state.list.remove(at: index)
-            }
-            removed?.deliver(nil)
-        }
-        guard let recorded = entry ?? nil else { return .cancelled }
-        switch recorded.outcome {
-        case .done?:
-            if E.Output.self == Void.self { return .output(() as Any) }
-            guard let type = E.Output.self as? any Decodable.Type, let value = recorded.value,
-                  let output = try? value.decode(type) else {
-                return .failure(ReplayedError(message: "\(E.self)'s output was not recorded (\(E.Output.self) is not Codable)"))
-            }
-            return .output(output)
-        case .failed?:
-            if let type = E.Failure.self as? any Decodable.Type, let value = recorded.value, let error = try? value.decode(type) as? any Error {
-                return .failure(error)
-            }
-            return .failure(ReplayedError(message: recorded.error ?? "failed"))
-        default:
-            return .cancelled
-        }
-    }
-
-    /// Hands `entry` to the first waiting effect with this key; false if none waits yet.
+    /// Hands `entry`'s result to the first waiting effect with this key, which ends and runs its
+    /// continuation before this returns; false if none waits yet.
     func deliver(_ key: Key, _ entry: SessionEntry) -> Bool {
-        let found = waiting.withLock { state -> Waiting? in
-            guard let index = state.list.firstIndex(where: { $0.key == key }) else { return nil }
-            return state.list.remove(at: index)
+        guard let index = waiting.firstIndex(where: { $0.key == key }) else { return false }
+        let item = waiting.remove(at: index).effect
+        switch entry.outcome {
+        case .done?: _ = item.deliver(Self.output(of: item.effect, entry))
+        case .failed?: _ = item.deliver(.failure(Self.failure(of: item.effect, entry)))
+        default: item.cancel()
         }
-        found?.deliver(entry)
-        return found != nil
+        return true
     }
 
-    /// Ends every wait (the replay is over): those effects count as cancelled.
+    /// Ends every wait (the replay is over): those effects are cancelled.
     func cancelAll() {
-        let all = waiting.withLock { state -> [Waiting] in
-            defer { state.list = [] }
-            return state.list
+        let all = waiting
+        waiting = []
+        for item in all { item.effect.cancel() }
+    }
+
+    private static func output<E: SideEffect>(of effect: E, _ entry: SessionEntry) -> InterceptedResult {
+        if E.Output.self == Void.self { return .output(() as! E.Output) }
+        guard let type = E.Output.self as? any Decodable.Type, let value = entry.value,
+              let output = try? value.decode(type) else {
+            return .failure(ReplayedError(message: "\(E.self)'s output was not recorded (\(E.Output.self) is not Codable)"))
         }
-        for item in all { item.deliver(nil) }
+        return .output(output as! E.Output)
+    }
+
+    private static func failure<E: SideEffect>(of effect: E, _ entry: SessionEntry) -> any Error {
+        if let type = E.Failure.self as? any Decodable.Type, let value = entry.value,
+           let error = (try? value.decode(type)) as? any Error {
+            return error
+        }
+        return ReplayedError(message: entry.error ?? "failed")
     }
 }

@@ -226,3 +226,25 @@ struct LiveSideEffectTests {
         #expect(logic.store.logicLines.value == ["HI", "fake hi"])
     }
 }
+
+@Suite("Repeating timers")
+@MainActor
+struct RepeatingTimerTests {
+    @Test func aTimerTicksUntilCancelledAndHoldsOneTickAtATime() async {
+        let clock = TestClock()
+        let logic = makeModule(clock: clock)
+        let started = logic.send(.repeating(every: .seconds(2), id: "tick") { .request(CounterRequest.add(1)) })
+        #expect(started.outcome == .succeeded, "starting a timer finishes at once")
+        for expected in 1...50 {
+            await clock.advance(by: .seconds(2))
+            for _ in 0..<100 where logic.store.logicCount.value < expected { await Task.yield() }
+            #expect(logic.store.logicCount.value == expected)
+            #expect(logic.runningEffectCount == 1, "one tick waits at a time")
+        }
+        logic.send(.cancel("tick"))
+        await logic.idle()
+        await clock.advance(by: .seconds(10))
+        #expect(logic.store.logicCount.value == 50)
+        #expect(logic.runningEffectCount == 0)
+    }
+}
