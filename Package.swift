@@ -33,6 +33,8 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         // A clock tests control (chord timeouts, toasts).
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.0"),
+        // Readable diffs of values in TestLogic's failures (AppletTesting).
+        .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.0"),
     ],
     targets: [
         // A small C layer over the system's ncursesw (Debian: libncurses-dev). Linked by name rather
@@ -68,8 +70,9 @@ let package = Package(
         // of AppletTesting never see it and the product's target list need not name it.
         .target(name: "CPseudoTerminal"),
         .target(name: "AppletTesting", dependencies: [
-            "AppletKit", "AppletNavigation", "AppletUI", "AppletState", "Terminal", "CPseudoTerminal",
+            "AppletKit", "AppletNavigation", "AppletUI", "AppletLogic", "AppletState", "Terminal", "CPseudoTerminal",
             .product(name: "Clocks", package: "swift-clocks"),
+            .product(name: "CustomDump", package: "swift-custom-dump"),
         ]),
 
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "AppletTesting"]),
@@ -82,7 +85,7 @@ let package = Package(
         .testTarget(name: "AppletNavigationTests", dependencies: [
             "AppletNavigation", "AppletTesting", .product(name: "Clocks", package: "swift-clocks"),
         ]),
-        .testTarget(name: "AppletKitTests", dependencies: ["AppletKit", "AppletTesting", "AppletUI", "AppletState", "Terminal"]),
+        .testTarget(name: "AppletKitTests", dependencies: ["AppletKit", "AppletTesting", "AppletUI", "AppletState", "AppletLogic", "Terminal"]),
     ],
     swiftLanguageModes: [.v6]
 )
