@@ -153,6 +153,12 @@ public struct StandardOptions: ParsableArguments, Sendable {
     @Flag(name: .long, help: "Show how each key was routed (which level took it) above the footer.")
     public var debugKeys = false
 
+    @Option(name: .long, help: ArgumentHelp("Record this session (the keys, and the requests and side effects they caused) to a file --replay runs.", valueName: "file"))
+    public var record: String?
+
+    @Option(name: .long, help: ArgumentHelp("Replay a recorded session without a terminal and print the screen it ends on.", valueName: "file"))
+    public var replay: String?
+
     public init() {}
 }
 
@@ -181,6 +187,9 @@ public struct AppletAppCommand<App: AppletApp>: AsyncParsableCommand {
         }
         guard Logger.Level(rawValue: standard.logLevel) != nil else {
             throw ValidationError("unknown log level '\(standard.logLevel)'; use one of: \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        if standard.record != nil, standard.replay != nil {
+            throw ValidationError("--record and --replay cannot be used together; replay a session, then record a new one")
         }
     }
 
@@ -216,6 +225,9 @@ public struct AppletAppCommand<App: AppletApp>: AsyncParsableCommand {
         } catch {
             return fail("\(error)", log: log)
         }
+        if let path = standard.replay {
+            return await replay(absolute(path), app: app, standard: standard, log: log)
+        }
         let tabs = app.tabs
         guard !tabs.isEmpty else { return fail("the app has no tabs to show", log: log) }
         var initial: Int?   // nil: the tab that was up when the app last ended
@@ -237,6 +249,13 @@ public struct AppletAppCommand<App: AppletApp>: AsyncParsableCommand {
                                       keymap: keymap)
             host.showsRoutingTrace = standard.debugKeys
             host.shell = app.shell
+            if let path = standard.record {
+                let keymapText = try? String(contentsOfFile: keymapPath(standard), encoding: .utf8)
+                host.recorder = try SessionRecorder(path: absolute(path), app: App.id,
+                                                    files: SessionReplayRunner.stateFiles(in: storage.directory),
+                                                    keymap: keymapText, tab: standard.tab)
+                log.info("recording the session to \(absolute(path))")
+            }
             if App.StatusBar.self != EmptyView.self { host.statusBar = AnyView(app.statusBar) }
             log.info("started", metadata: ["version": "\(App.version)", "state": "\(storage.directory)"])
             // A broken keymap or clashing keys: the defaults stay; the user hears once, and the log keeps it all.
@@ -254,6 +273,31 @@ public struct AppletAppCommand<App: AppletApp>: AsyncParsableCommand {
             return 0
         } catch let error as TerminalError {
             return fail(error.description, log: log)
+        } catch {
+            return fail("\(error)", log: log)
+        }
+    }
+
+    /// `--replay FILE`: the session run headless; the final screen on stdout. Status 0, or 1 with
+    /// one line on stderr when the file cannot be used or the app no longer does what it did.
+    @MainActor
+    static func replay(_ path: String, app: App, standard: StandardOptions, log: Logger) async -> Int32 {
+        do {
+            let session = try Session(contentsOf: path)
+            guard session.app == App.id else {
+                return fail("\(path) was recorded by '\(session.app)', not '\(App.id)'; replay it with that app", log: log)
+            }
+            let lines = try await SessionReplayRunner.replay(
+                session,
+                install: { store in
+                    var dependencies = Dependencies(store)
+                    app.dependencies(&dependencies)
+                    return dependencies
+                },
+                tabs: { app.tabs }, theme: App.themes[standard.theme] ?? .dark, shell: app.shell,
+                statusBar: App.StatusBar.self == EmptyView.self ? nil : AnyView(app.statusBar))
+            print(lines.joined(separator: "\n"))
+            return 0
         } catch {
             return fail("\(error)", log: log)
         }

@@ -1,3 +1,4 @@
+import AppletLogic
 import AppletNavigation
 import AppletState
 import AppletUI
@@ -50,6 +51,7 @@ public final class AppletHost {
         self.terminal.present(self.drawFrame())
     }
     private var quitContinuation: CheckedContinuation<Void, Never>?
+    private var flushTask: Task<Void, Never>?
     public private(set) var isRunning = false
     /// Whether the help overlay (`?`) is open.
     public private(set) var isShowingHelp = false
@@ -57,6 +59,23 @@ public final class AppletHost {
     public private(set) var palette: CommandPalette?
     /// Whether the command palette is open.
     public var isShowingPalette: Bool { palette != nil }
+    /// The devtools' action log (`F12`), while it is open.
+    public private(set) var actionLogOverlay: ActionLogOverlay?
+    /// The store's logic module: what applets send requests and side effects through. The host
+    /// shows its unhandled errors as error toasts and cancels its effects on quit.
+    public var logic: LogicModule { application.logic.value }
+    /// Where the session is recorded (`--record FILE`): every input event goes to it, with what
+    /// the logic module did. Written every second and on quit.
+    public var recorder: SessionRecorder? {
+        didSet {
+            guard let recorder else { return }
+            logic.record(to: recorder)
+            if isRunning {
+                recorder.begin(size: ScreenSize(columns: terminal.size.width, rows: terminal.size.height))
+                startFlushing(recorder)
+            }
+        }
+    }
     /// The user's keymap: commands rebound by id.
     public let keymap: Keymap
     /// How the last key was routed: which level took it and why the others did not.
@@ -158,6 +177,9 @@ public final class AppletHost {
         let shown = tabs[selectedTab].id
         if application.tabRouter.value.selectedTab != shown { application.tabRouter.value.selectedTab = shown }
         self.routedTabID = shown
+        logic.onUnhandledError = { [weak self] error in
+            self?.application.toast("\(error)", style: .error)
+        }
     }
 
     /// A host for one view, full screen, without a tab bar (`shell` is `.none`).
@@ -197,6 +219,11 @@ public final class AppletHost {
             throw TerminalError("the terminal is \(size.width)x\(size.height), smaller than the \(Self.minimumSize.width)x\(Self.minimumSize.height) this app needs; make the window larger")
         }
         isRunning = true
+        ScreenSize.current = ScreenSize(columns: size.width, rows: size.height)
+        if let recorder {
+            recorder.begin(size: ScreenSize(columns: size.width, rows: size.height))
+            startFlushing(recorder)
+        }
         // Colours are known only once the terminal has started.
         let resolved = theme.resolved(for: terminal.colorSupport)
         modals.theme = resolved
@@ -228,6 +255,9 @@ public final class AppletHost {
         for tree in trees.joined() { tree.disappear() }
         chordTimer.cancel()
         modals.cancelTimers()
+        logic.cancelAll()
+        flushTask?.cancel()
+        recorder?.close()
         terminal.stop()
         // After the terminal is back: a slow disk must not leave the shell raw.
         application.flush()
@@ -240,6 +270,7 @@ public final class AppletHost {
     /// Routes one event (see the type's documentation for the order keys go through).
     public func handle(_ event: Event) {
         guard isRunning else { return }
+        if case .terminate = event {} else { recorder?.input(event) }
         inPane {
             switch event {
             case .key(let key): handleKey(key)
@@ -251,10 +282,16 @@ public final class AppletHost {
                     palette.paste(text)
                     self.palette = palette
                     setNeedsDisplay()
+                } else if var overlay = actionLogOverlay {
+                    overlay.paste(text)
+                    actionLogOverlay = overlay
+                    setNeedsDisplay()
                 } else if !isShowingHelp, activeTree.handlePaste(text) {
                     setNeedsDisplay()
                 }
-            case .resize: setNeedsDisplay()
+            case .resize(let size):
+                ScreenSize.current = ScreenSize(columns: size.width, rows: size.height)
+                setNeedsDisplay()
             case .terminate(let signal):
                 terminationSignal = signal
                 quit()
@@ -287,6 +324,13 @@ public final class AppletHost {
                 trace.record(took: .sheet, "palette ran \(entry.id)", command: entry.id)
                 lastRoutingTrace = trace
                 inPane { entry.command.action() }
+            }
+            return
+        }
+        if var overlay = actionLogOverlay {
+            switch overlay.handle(key, log: logic.actionLog, page: max(1, terminal.size.height - 10)) {
+            case .stay: actionLogOverlay = overlay
+            case .close: actionLogOverlay = nil
             }
             return
         }
@@ -449,9 +493,28 @@ public final class AppletHost {
         setNeedsDisplay()
     }
 
+    /// Opens the devtools' action log over the screen (`F12`).
+    public func openActionLog() {
+        palette = nil
+        isShowingHelp = false
+        actionLogOverlay = ActionLogOverlay()
+        setNeedsDisplay()
+    }
+
+    /// Writes the recording every second while the app runs (and `quit` closes it).
+    private func startFlushing(_ recorder: SessionRecorder) {
+        flushTask = Task.detached(priority: .utility) {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(1))
+                recorder.flush()
+            }
+        }
+    }
+
     /// Opens the help overlay.
     public func openHelp() {
         palette = nil
+        actionLogOverlay = nil
         isShowingHelp = true
         setNeedsDisplay()
     }
@@ -628,6 +691,7 @@ public final class AppletHost {
         var tab: Int
         var help: Bool
         var palette: Bool
+        var actionLog: Bool
         var overlays: String
         var trace: String?
         var shellHeight: Int
@@ -635,7 +699,7 @@ public final class AppletHost {
     }
 
     private var currentChrome: Chrome {
-        Chrome(size: terminal.size, tab: selectedTab, help: isShowingHelp, palette: palette != nil,
+        Chrome(size: terminal.size, tab: selectedTab, help: isShowingHelp, palette: palette != nil, actionLog: actionLogOverlay != nil,
                overlays: modals.fingerprint(panes: scopedPanes),
                trace: showsRoutingTrace ? lastRoutingTrace?.summary : nil,
                shellHeight: shell.height, statusBar: statusBar != nil)
@@ -745,6 +809,7 @@ public final class AppletHost {
         modals.drawConfirmation(in: Rect(x: 0, y: shell.height, width: size.width, height: size.height - 1 - shell.height), on: &canvas)
         if isShowingHelp { drawHelp(on: &canvas) }
         if let palette { drawPalette(palette, on: &canvas) }
+        if let actionLogOverlay { drawActionLog(actionLogOverlay, on: &canvas) }
     }
 
     /// Draws the host's own views (tab bar, dividers, footer): their widgets hold no state.
@@ -813,6 +878,15 @@ public final class AppletHost {
         drawOverlay(view, wanted: Size(width: min(72, size.width - 4), height: rows + 5), on: &canvas, tree: paletteTree)
     }
 
+    /// The action log, in a box over most of the screen; it redraws as entries arrive.
+    private func drawActionLog(_ overlay: ActionLogOverlay, on canvas: inout Canvas) {
+        let size = canvas.size
+        let rows = max(1, size.height - 8)
+        let view = ActionLogView(overlay: overlay, log: logic.actionLog, visibleRows: rows)
+        drawOverlay(view, wanted: Size(width: min(110, size.width - 2), height: rows + 5), on: &canvas, tree: actionLogTree)
+    }
+
+    private let actionLogTree = ViewTree()
     private let helpTree = ViewTree()
     private let paletteTree = ViewTree()
 

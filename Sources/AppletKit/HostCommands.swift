@@ -39,6 +39,8 @@ struct HostCommands {
         })
         commands.append(Command(id: "host.palette", "Commands", keys: ["ctrl-p"]) { [host] in host.openPalette() })
         commands.append(Command(id: "host.help", "Help", keys: ["?"]) { [host] in host.openHelp() })
+        commands.append(Command(id: "host.action-log", "Action log (devtools)", keys: ["f12"], showsInFooter: false,
+                                isPriority: true) { [host] in host.openActionLog() })
         commands.append(Command(id: "host.suspend", "Suspend (fg resumes)", keys: ["ctrl-z"], showsInFooter: false,
                                 isPriority: true) { [host] in host.suspend() })
         commands.append(Command(id: "host.quit", "Quit", keys: ["q"]) { [host] in host.quit() })

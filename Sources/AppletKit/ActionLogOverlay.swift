@@ -1,0 +1,160 @@
+import AppletLogic
+import AppletUI
+import Foundation
+import Terminal
+
+/// The devtools' action log (`F12`, or "Action log" in the palette): what the logic module did,
+/// newest at the bottom — events, requests, side effects with how long they took, and errors —
+/// filtered as the user types. `↑`/`↓`/`PgUp`/`PgDn` scroll back, `Ctrl-U` clears the filter,
+/// `Ctrl-L` clears the log, `Esc` (or `F12`) closes.
+///
+/// Invariants: `scroll` is how many matching entries are hidden below the view (0 follows the
+/// newest); it never exceeds the number of matches.
+///
+/// ```swift
+/// var overlay = ActionLogOverlay()
+/// _ = overlay.handle(KeyEvent(.char("e")), log: logic.actionLog)   // filter "e"
+/// ActionLogView(overlay: overlay, log: logic.actionLog, visibleRows: 12)
+/// ```
+@MainActor
+public struct ActionLogOverlay {
+    public enum Outcome { case stay, close }
+
+    public private(set) var filter = ""
+    public private(set) var scroll = 0
+
+    public init() {}
+
+    public mutating func handle(_ key: KeyEvent, log: ActionLog, page: Int = 10) -> Outcome {
+        switch (key.code, key.modifiers) {
+        case (.escape, _), (.function(12), _):
+            return .close
+        case (.up, _):
+            scroll = min(scroll + 1, max(0, log.entries(matching: filter).count - 1))
+        case (.down, _):
+            scroll = max(0, scroll - 1)
+        case (.pageUp, _):
+            scroll = min(scroll + page, max(0, log.entries(matching: filter).count - 1))
+        case (.pageDown, _):
+            scroll = max(0, scroll - page)
+        case (.end, _):
+            scroll = 0
+        case (.backspace, _):
+            if !filter.isEmpty { setFilter(String(filter.dropLast())) }
+        case (.char("u"), .ctrl):
+            setFilter("")
+        case (.char("l"), .ctrl):
+            log.clear()
+            scroll = 0
+        case (.char(let c), let modifiers) where modifiers.isEmpty || modifiers == .shift:
+            setFilter(filter + String(c))
+        default:
+            break
+        }
+        return .stay
+    }
+
+    /// Pasted text goes into the filter (newlines dropped).
+    public mutating func paste(_ text: String) {
+        setFilter(filter + text.filter { !$0.isNewline })
+    }
+
+    private mutating func setFilter(_ text: String) {
+        filter = text
+        scroll = 0
+    }
+}
+
+/// How the action log looks: a titled box with the filter line, one row per entry (number, time
+/// since the first entry shown, what, the value, duration) and a status line; failures in the
+/// theme's error colour.
+public struct ActionLogView: View {
+    let overlay: ActionLogOverlay
+    let entries: [ActionLog.Entry]
+    let total: Int
+    let visibleRows: Int
+
+    @MainActor
+    public init(overlay: ActionLogOverlay, log: ActionLog, visibleRows: Int) {
+        self.overlay = overlay
+        let all = log.entries
+        self.total = all.count
+        self.entries = log.entries(matching: overlay.filter)
+        self.visibleRows = max(1, visibleRows)
+    }
+
+    struct Row: Identifiable {
+        let id: Int
+        let number: String
+        let time: String
+        let category: String
+        let title: String
+        let duration: String
+        let error: String?
+    }
+
+    var rows: [Row] {
+        let end = max(0, entries.count - overlay.scroll)
+        let shown = entries[max(0, end - visibleRows)..<end]
+        let origin = entries.first?.time ?? Date()
+        return shown.map { entry in
+            Row(id: entry.number, number: "\(entry.number)", time: String(format: "+%.2fs", entry.time.timeIntervalSince(origin)),
+                category: entry.category, title: entry.title, duration: entry.duration.map(Self.format) ?? "",
+                error: entry.error)
+        }
+    }
+
+    static func format(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let microseconds = Double(seconds) * 1e6 + Double(attoseconds) / 1e12
+        if microseconds < 1000 { return String(format: "%.0f µs", microseconds) }
+        if microseconds < 1_000_000 { return String(format: "%.1f ms", microseconds / 1000) }
+        return String(format: "%.2f s", microseconds / 1e6)
+    }
+
+    public var body: some View {
+        Box(title: "Action log", style: .rounded) {
+            VStack {
+                HStack {
+                    Text("filter › ").themed(.accent)
+                    Text(overlay.filter + "▏")
+                }
+                if entries.isEmpty {
+                    Text(total == 0 ? "Nothing sent to the logic module yet" : "Nothing matches '\(overlay.filter)'").themed(.muted)
+                }
+                ForEach(rows, id: \.id) { row in
+                    ActionLogRowView(row: row)
+                }
+                Spacer()
+                Text("\(entries.count) of \(total)\(overlay.scroll > 0 ? " · \(overlay.scroll) newer below" : "") · type to filter · ↑↓ scroll · Ctrl-L clears · Esc closes")
+                    .themed(.muted)
+            }
+        }
+    }
+}
+
+struct ActionLogRowView: View {
+    let row: ActionLogView.Row
+
+    var body: some View {
+        let line = HStack(spacing: 1) {
+            Text(row.number.leftPadded(to: 5)).themed(.muted)
+            Text(row.time.leftPadded(to: 8)).themed(.muted)
+            Text(row.category.padding(toLength: 9, withPad: " ", startingAt: 0))
+            Text(row.error.map { "\(row.title) — \($0)" } ?? row.title)
+            Spacer(minLength: 1)
+            Text(row.duration).themed(.muted)
+        }
+        if row.error != nil {
+            line.themed(.error)
+        } else {
+            line.themed(.text)
+        }
+    }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}

@@ -1,0 +1,104 @@
+import AppletLogic
+import AppletNavigation
+import AppletState
+import Dispatch
+import Foundation
+import Terminal
+
+/// `--record FILE` and `--replay FILE` for an `AppletApp`.
+///
+/// A recording starts with the state folder's files (not its secrets) and the keymap in effect,
+/// then lists every input event and what the logic module did. A replay restores those files in
+/// a temporary folder (the user's own state is never touched), runs the app on a headless
+/// terminal of the recorded size, feeds the inputs in order, gives side effects the results they
+/// had, and prints the screen it ends on:
+///
+/// ```sh
+/// monitor --record bug.session      # use the app; q
+/// monitor --replay bug.session      # prints the last screen, on any machine, without a terminal
+/// ```
+@MainActor
+enum SessionReplayRunner {
+    /// The files of a state folder a replay needs to start where the recording did: JSON state
+    /// (the store file, FileState files, SyncState files) as text; secrets, logs and anything over
+    /// 1 MiB are left out.
+    static func stateFiles(in directory: String) -> [String: String] {
+        guard let walker = FileManager.default.enumerator(atPath: directory) else { return [:] }
+        var files: [String: String] = [:]
+        while let relative = walker.nextObject() as? String {
+            if relative == "secure" || relative.hasPrefix("secure/") || relative.hasPrefix("logs") {
+                walker.skipDescendants()
+                continue
+            }
+            guard relative.hasSuffix(".json") else { continue }
+            let path = (directory as NSString).appendingPathComponent(relative)
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+                  (attributes[.size] as? Int ?? 0) <= 1 << 20,
+                  let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
+            files[relative] = text
+        }
+        return files
+    }
+
+    /// Runs `session` headless with `tabs` and returns the final screen's lines.
+    ///   - install: puts the app's dependencies into the replay's store (it returns what keeps
+    ///     them installed).
+    static func replay(_ session: Session, install: @MainActor (Application) -> Any, tabs: @MainActor () -> [Tab], theme: Theme,
+                       shell: HostShell, statusBar: AnyView?) async throws -> [String] {
+        // Where the recording started: its files, in a folder of its own.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("appletkit-replay-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (relative, text) in session.files {
+            let path = (folder as NSString).appendingPathComponent(relative)
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        }
+        let application = Application()
+        application.storage = StorageConfiguration(appID: session.app, directory: folder)
+        let installed = install(application)
+        defer { withExtendedLifetime(installed) {} }
+        return try await Application.withCurrent(application) {
+            let tabs = tabs()
+            var keymap = Keymap()
+            if let text = session.keymap {
+                let path = (folder as NSString).appendingPathComponent("keys.toml")
+                try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+                keymap = Keymap.load(path: path).keymap
+            }
+            let initial = session.tab.flatMap { tabs.index(named: $0) }
+            let terminal = HeadlessTerminal(width: session.size.columns, height: session.size.rows)
+            let host = try AppletHost(tabs: tabs, initialTab: initial, application: application, terminal: terminal,
+                                      theme: theme, animations: false, keymap: keymap)
+            host.shell = shell
+            host.statusBar = statusBar
+            let replay = SessionReplay(session: session)
+            host.logic.replaying(replay)
+            try host.start()
+            defer { host.quit() }
+            // Lets what an input started run to where it waits (continuations, tasks, frames).
+            let settle: @MainActor () async -> Void = {
+                var quietTurns = 0
+                for _ in 0..<200 where quietTurns < 3 {
+                    await withCheckedContinuation { continuation in DispatchQueue.main.async { continuation.resume() } }
+                    if host.hasPendingFrame {
+                        host.renderIfNeeded()
+                        quietTurns = 0
+                    } else {
+                        quietTurns += 1
+                    }
+                }
+                host.renderIfNeeded()
+            }
+            await settle()
+            _ = try await replay.run(feed: { value in
+                let event = try value.decode(Event.self)
+                switch event {
+                case .resize(let size): terminal.resize(width: size.width, height: size.height)
+                default: terminal.send(event)
+                }
+            }, settle: settle)
+            host.renderIfNeeded()
+            return terminal.lines
+        }
+    }
+}
