@@ -18,6 +18,7 @@ let package = Package(
         .package(path: "../Applets/DashboardApplet"),
         .package(path: "../Applets/ListApplet"),
         .package(path: "../Applets/NotesApplet"),
+        .package(path: "../Applets/ProcessMonitorApplet"),
         .package(path: "../Applets/WidgetsApplet"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
@@ -31,6 +32,7 @@ let package = Package(
                 .product(name: "DashboardApplet", package: "DashboardApplet"),
                 .product(name: "ListApplet", package: "ListApplet"),
                 .product(name: "NotesApplet", package: "NotesApplet"),
+                .product(name: "ProcessMonitorApplet", package: "ProcessMonitorApplet"),
                 .product(name: "WidgetsApplet", package: "WidgetsApplet"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -3,6 +3,7 @@ import CounterApplet
 import DashboardApplet
 import ListApplet
 import NotesApplet
+import ProcessMonitorApplet
 import WidgetsApplet
 
 /// The demo's tabs, left to right: each example applet package contributes one.
@@ -15,6 +16,7 @@ enum DemoTabs {
             Tab(ListApplet()),
             Tab(WidgetsApplet()),
             Tab(NotesApplet()),
+            Tab(ProcessMonitorApplet()),
         ]
     }
 }

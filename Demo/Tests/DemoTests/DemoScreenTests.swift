@@ -7,10 +7,10 @@ import Testing
 @Suite("Demo host")
 @MainActor
 struct DemoScreenTests {
-    @Test func fiveTabsAndTheCounterFooter() throws {
+    @Test func sixTabsAndTheCounterFooter() throws {
         let demo = try AppletTestHost(tabs: DemoTabs.all, width: 120, height: 40)
-        demo.expectRows(0..<1, toShow: " 1 Counter │ 2 Dashboard │ 3 List │ 4 Widgets │ 5 Notes │")
-        demo.expectRows(39..<40, toShow: "+ Increment  - Decrement  0 Reset  1-5 Tab  ]/[ Next/Prev  Tab Focus  ? Help  q Quit")
+        demo.expectRows(0..<1, toShow: " 1 Counter │ 2 Dashboard │ 3 List │ 4 Widgets │ 5 Notes │ 6 Processes │")
+        demo.expectRows(39..<40, toShow: "+ Increment  - Decrement  0 Reset  1-6 Tab  ]/[ Next/Prev  Tab Focus  ? Help  q Quit")
     }
 
     @Test func theCounterAndTheDashboardShareOneCount() throws {
@@ -27,8 +27,9 @@ struct DemoScreenTests {
 
     @Test func eachTabOpensByNumberAndId() throws {
         let tabs = DemoTabs.all
-        #expect(tabs.namesForHelp == "1 counter, 2 dashboard, 3 list, 4 widgets, 5 notes")
+        #expect(tabs.namesForHelp == "1 counter, 2 dashboard, 3 list, 4 widgets, 5 notes, 6 processes")
         #expect(tabs.index(named: "widgets") == 3)
-        #expect(tabs.index(named: "6") == nil)
+        #expect(tabs.index(named: "processes") == 5)
+        #expect(tabs.index(named: "7") == nil)
     }
 }

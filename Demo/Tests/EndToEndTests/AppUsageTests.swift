@@ -5,9 +5,9 @@ import Testing
 @Suite("Using the app", .timeLimit(.minutes(1)))
 struct AppUsageTests {
     /// The Counter tab's footer items, in order (other items may sit between them).
-    static let counterFooter = ["+ Increment", "- Decrement", "0 Reset", "1-5 Tab", "]/[ Next/Prev", "Tab Focus", "q Quit"]
-    static let dashboardFooter = ["d Double", "r Reset", "1-5 Tab", "]/[ Next/Prev", "q Quit"]
-    static let listFooter = ["1-5 Tab", "]/[ Next/Prev", "q Quit"]
+    static let counterFooter = ["+ Increment", "- Decrement", "0 Reset", "1-6 Tab", "]/[ Next/Prev", "Tab Focus", "q Quit"]
+    static let dashboardFooter = ["d Double", "r Reset", "1-6 Tab", "]/[ Next/Prev", "q Quit"]
+    static let listFooter = ["1-6 Tab", "]/[ Next/Prev", "q Quit"]
 
     /// Checks that the last row is the footer: these items in this order, from the left edge,
     /// ending with the last one.
@@ -70,6 +70,7 @@ struct AppUsageTests {
     @Test("--tab opens on the named tab", arguments: [
         (tab: "2", shows: "Shared counter: 0"),
         (tab: "list", shows: "row 1 of 1000000"),
+        (tab: "processes", shows: "sorted by CPU% ▼"),
     ])
     func opensOnTab(tab: String, shows text: String) async throws {
         let shell = try await ShellSession.start()
@@ -93,8 +94,9 @@ struct AppUsageTests {
         let pid = try await shell.pid()
 
         try await tmux.resize(width: 60, height: 20)
+        // Six tabs do not fit in 60 columns: each label is cut (" 1 Counte…│ 2 Dashb…│ … │ 6 Proce…│").
         var screen = try await tmux.waitUntil("a 60x20 layout: tab bar on row 0, footer on row 19") { screen in
-            screen.lines.count == 20 && screen.row(0).hasPrefix(ShellSession.tabBar)
+            screen.lines.count == 20 && screen.row(0).hasPrefix(" 1 Count") && screen.row(0).contains("│ 6 ")
                 && screen.row(19).hasPrefix("+ Increment  - Decrement") && screen.contains("Count: 0")
         }
         #expect(screen.lines.allSatisfy { $0.count <= 60 }, "a row is wider than the window:\n\(screen)")

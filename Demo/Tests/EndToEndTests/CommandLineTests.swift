@@ -50,7 +50,7 @@ struct CommandLineTests {
         #expect(result.stdoutText.contains("USAGE: appletkit"), "help:\n\(result.stdoutText)")
     }
 
-    @Test("An unknown --tab exits 2 and lists the valid tabs", arguments: ["nope", "0", "6"])
+    @Test("An unknown --tab exits 2 and lists the valid tabs", arguments: ["nope", "0", "7"])
     func unknownTab(_ tab: String) async throws {
         let result = try await Self.run(["--tab", tab])
         #expect(result.exitedNormally && result.status == 2, "status \(result.status)")
