@@ -49,6 +49,18 @@ let package = Package(
             path: "NavigationBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // Sending a request through AppletLogic's logic module, with and without recording, timed
+        // beside a direct store write in the same process, with budgets on the ratios.
+        .executableTarget(
+            name: "LogicBenchmarks",
+            dependencies: [
+                // The product holds AppletState too (the store the requests change).
+                .product(name: "AppletLogic", package: "AppletKit"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "LogicBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
