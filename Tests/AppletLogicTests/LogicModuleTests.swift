@@ -130,6 +130,7 @@ struct LogicModuleTests {
         let clock = TestClock()
         let logic = makeModule(clock: clock)
         let task = logic.send(.effect(Sleep(.seconds(2)), id: "timer") { .request(CounterRequest.add(1)) })
+        await sleeperWaits(on: clock)
         await clock.advance(by: .seconds(1))
         #expect(logic.store.logicCount.value == 0)
         await clock.advance(by: .seconds(1))
@@ -149,7 +150,11 @@ struct LogicModuleTests {
         let logic = makeModule(clock: clock)
         let first = logic.send(.effect(Sleep(.seconds(1)), id: "search") { .request(CounterRequest.note("first")) })
         let second = logic.send(.effect(Sleep(.seconds(1)), id: "search") { .request(CounterRequest.note("second")) })
-        await clock.advance(by: .seconds(1))
+        // Until the second one has slept its second (its task may reach the clock late).
+        for _ in 0..<500 where second.outcome == nil {
+            await clock.advance(by: .seconds(1))
+            try? await Task.sleep(for: .milliseconds(2))
+        }
         #expect(await first.finished() == .cancelled)
         #expect(await second.finished() == .succeeded)
         #expect(logic.store.logicLines.value == ["second"])
@@ -227,6 +232,15 @@ struct LiveSideEffectTests {
     }
 }
 
+/// Returns once something sleeps on `clock` (its task has started and reached the clock), so that
+/// advancing the clock wakes it; under load a tick's task may not have run yet.
+func sleeperWaits(on clock: TestClock<Duration>) async {
+    for _ in 0..<2000 {
+        do { try await clock.checkSuspension() } catch { return }     // throws: something sleeps
+        try? await Task.sleep(for: .milliseconds(1))
+    }
+}
+
 @Suite("Repeating timers")
 @MainActor
 struct RepeatingTimerTests {
@@ -236,8 +250,9 @@ struct RepeatingTimerTests {
         let started = logic.send(.repeating(every: .seconds(2), id: "tick") { .request(CounterRequest.add(1)) })
         #expect(started.outcome == .succeeded, "starting a timer finishes at once")
         for expected in 1...50 {
+            await sleeperWaits(on: clock)
             await clock.advance(by: .seconds(2))
-            for _ in 0..<100 where logic.store.logicCount.value < expected { await Task.yield() }
+            for _ in 0..<500 where logic.store.logicCount.value < expected { try? await Task.sleep(for: .milliseconds(1)) }
             #expect(logic.store.logicCount.value == expected)
             #expect(logic.runningEffectCount == 1, "one tick waits at a time")
         }
