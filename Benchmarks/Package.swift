@@ -7,6 +7,12 @@ import PackageDescription
 let package = Package(
     name: "AppletKitBenchmarks",
     platforms: [.macOS(.v15)],
+    products: [
+        // The tabs workload (Tabs/README.md): the AppletKit app, and the driver that runs it and
+        // Tabs/tabs.c side by side on pseudo-terminals (`make bench-tabs`).
+        .executable(name: "tabs-appletkit", targets: ["TabsAppletKit"]),
+        .executable(name: "tabs-driver", targets: ["TabsDriver"]),
+    ],
     dependencies: [
         .package(name: "AppletKit", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
@@ -60,6 +66,19 @@ let package = Package(
             ],
             path: "LogicBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // The tabs workload as an AppletKit user writes it: the AppletKit product only.
+        .executableTarget(
+            name: "TabsAppletKit",
+            dependencies: [.product(name: "AppletKit", package: "AppletKit")],
+            path: "Tabs/AppletKit"
+        ),
+        // Runs Tabs/tabs.c and tabs-appletkit on pseudo-terminals, sends both the same keys, waits
+        // for each key's effect on the parsed screen, and prints the side-by-side table.
+        .executableTarget(
+            name: "TabsDriver",
+            dependencies: [.product(name: "AppletTesting", package: "AppletKit")],
+            path: "Tabs/Driver"
         ),
     ],
     swiftLanguageModes: [.v6]

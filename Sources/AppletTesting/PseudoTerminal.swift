@@ -88,6 +88,31 @@ public final class PseudoTerminal: Sendable {
         public var outputCount: Int
     }
 
+    /// What the program used over its whole life, from the `wait4` that reaped it (see
+    /// `resourceUsage`), for benchmarks.
+    public struct ResourceUsage: Hashable, Sendable {
+        /// CPU time in user mode (`ru_utime`).
+        public var userTime: Duration
+        /// CPU time in the kernel on its behalf (`ru_stime`).
+        public var systemTime: Duration
+        /// Its peak resident set size in bytes (`ru_maxrss`, which Linux counts in KiB). On Linux
+        /// this also counts the pages the child had between fork and exec, which are this
+        /// process's: for a program smaller than the test process, read `VmHWM` in
+        /// `/proc/<pid>/status` before it ends instead.
+        public var maxResidentBytes: Int
+
+        init(_ usage: rusage) {
+            func duration(_ time: timeval) -> Duration { .seconds(Int64(time.tv_sec)) + .microseconds(Int64(time.tv_usec)) }
+            userTime = duration(usage.ru_utime)
+            systemTime = duration(usage.ru_stime)
+            #if canImport(Darwin)
+            maxResidentBytes = Int(usage.ru_maxrss)
+            #else
+            maxResidentBytes = Int(usage.ru_maxrss) * 1024
+            #endif
+        }
+    }
+
     enum SignalTarget: Sendable {
         case process, processGroup, foregroundProcessGroup
     }
@@ -285,6 +310,19 @@ public final class PseudoTerminal: Sendable {
 
     /// How the program ended, or nil while it runs.
     public var termination: Termination? { session.reap(blocking: false) }
+
+    /// What the program used (CPU time, peak memory), once it has ended and was reaped here; nil
+    /// while it runs or when something else in this process reaped it.
+    ///
+    /// ```swift
+    /// try terminal.send("q")
+    /// _ = await terminal.waitForExit()
+    /// let cpu = terminal.resourceUsage.map { $0.userTime + $0.systemTime }
+    /// ```
+    public var resourceUsage: ResourceUsage? {
+        _ = session.reap(blocking: false)
+        return session.state.withLock { $0.resourceUsage }
+    }
 
     /// The terminal's settings now.
     public func termios() throws -> TerminalSettings {

@@ -51,6 +51,9 @@ final class PseudoTerminalSession: Sendable {
         var chunks: [PseudoTerminal.Chunk] = []
         var screen: TerminalScreen
         var termination: PseudoTerminal.Termination?
+        /// What the program used, from the `wait4` that reaped it (nil until then, or when it was
+        /// reaped elsewhere).
+        var resourceUsage: PseudoTerminal.ResourceUsage?
         /// The master reported end of file: the program and everything it started closed the terminal.
         var outputEnded = false
         var closed = false
@@ -219,7 +222,8 @@ final class PseudoTerminalSession: Sendable {
         if let termination = state.termination { return (termination, []) }
         var signalled: Int32 = 0
         var value: Int32 = 0
-        let result = cpt_reap(pid, blocking ? 0 : 1, &signalled, &value)
+        var usage = rusage()
+        let result = Self.reap(pid, blocking: blocking, signalled: &signalled, value: &value, usage: &usage)
         let termination: PseudoTerminal.Termination
         if result == 1 {
             termination = signalled != 0 ? .signalled(value) : .exited(value)
@@ -229,6 +233,7 @@ final class PseudoTerminalSession: Sendable {
             return (nil, [])
         }
         state.termination = termination
+        if result == 1 { state.resourceUsage = PseudoTerminal.ResourceUsage(usage) }
         var waiters: [CheckedContinuation<PseudoTerminal.Termination?, Never>] = []
         for (id, waiter) in state.exitWaiters {
             guard case .waiting(let continuation) = waiter else { continue }
@@ -236,6 +241,24 @@ final class PseudoTerminalSession: Sendable {
             waiters.append(continuation)
         }
         return (termination, waiters)
+    }
+
+    /// What `cpt_reap` does, through `wait4`, which also gives the child's resource usage: 1 (reaped, with
+    /// `signalled`, `value` and `usage` set), 0 (still running, only with `blocking` false) or -1
+    /// with errno. The status is decoded as `<sys/wait.h>`'s macros do (Swift cannot import them).
+    private static func reap(_ pid: pid_t, blocking: Bool, signalled: inout Int32, value: inout Int32,
+                             usage: inout rusage) -> Int32 {
+        while true {
+            var status: Int32 = 0
+            let result = wait4(pid, &status, blocking ? 0 : WNOHANG, &usage)
+            if result < 0 && errno == EINTR { continue }
+            if result < 0 { return -1 }
+            if result == 0 { return 0 }
+            let low = status & 0x7F
+            if low == 0 { signalled = 0; value = (status >> 8) & 0xFF; return 1 }     // WIFEXITED
+            if low != 0x7F && status != 0xFFFF { signalled = 1; value = low; return 1 } // WIFSIGNALED
+            if !blocking { return 0 }   // a stop or continue report (not asked for): still running
+        }
     }
 
     /// Sends `signal` to the program, its process group, or the terminal's
