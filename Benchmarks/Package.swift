@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        // A figure beside its references, timed in the same process, with budgets on the ratios.
+        .target(name: "BenchSupport", dependencies: [.product(name: "Benchmark", package: "benchmark")], path: "BenchSupport"),
         .target(name: "UIScreens", dependencies: [.product(name: "AppletKit", package: "AppletKit")], path: "UIScreens"),
         .executableTarget(
             name: "UIBenchmarks",
@@ -40,6 +42,7 @@ let package = Package(
             dependencies: [
                 .product(name: "AppletState", package: "AppletKit"),
                 .product(name: "Benchmark", package: "benchmark"),
+                "BenchSupport",
             ],
             path: "StoreBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -51,6 +54,7 @@ let package = Package(
             dependencies: [
                 .product(name: "AppletKit", package: "AppletKit"),
                 .product(name: "Benchmark", package: "benchmark"),
+                "BenchSupport",
             ],
             path: "NavigationBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -63,6 +67,7 @@ let package = Package(
                 // The product holds AppletState too (the store the requests change).
                 .product(name: "AppletLogic", package: "AppletKit"),
                 .product(name: "Benchmark", package: "benchmark"),
+                "BenchSupport",
             ],
             path: "LogicBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -1,5 +1,6 @@
 import AppletLogic
 import AppletState
+import BenchSupport
 import Benchmark
 import Foundation
 import Synchronization

@@ -1,4 +1,5 @@
 import AppletNavigation
+import BenchSupport
 import Benchmark
 import Foundation   // the reference filter's `String.contains` (see plainFilter)
 import Synchronization

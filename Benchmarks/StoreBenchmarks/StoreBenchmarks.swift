@@ -1,4 +1,5 @@
 import AppletState
+import BenchSupport
 import Benchmark
 import Foundation
 import Observation

@@ -1,3 +1,4 @@
+// Shared by every benchmark target (StoreBenchmarks, NavigationBenchmarks, LogicBenchmarks...).
 import Benchmark
 import Synchronization
 
@@ -12,24 +13,28 @@ import Synchronization
 /// printed as OVER BUDGET and fails the benchmark: the harness prints the reason and drops its
 /// row from the table, as for UIBenchmarks' `benchmark.error` (its exit status stays 0 unless
 /// it runs a baseline check).
-final class Comparison: Sendable {
-    struct Reference: Sendable {
-        let name: String
+public final class Comparison: Sendable {
+    public struct Reference: Sendable {
+        public let name: String
         /// Largest allowed subject/reference ratio; nil when the reference is only shown.
-        let budget: Double?
+        public let budget: Double?
+        public init(name: String, budget: Double?) {
+            self.name = name
+            self.budget = budget
+        }
     }
 
-    let subject: String
-    let references: [Reference]
-    let unit: TimeUnit
+    public let subject: String
+    public let references: [Reference]
+    public let unit: TimeUnit
     /// Leading samples to drop (the harness's warm-up iterations run the closure too).
     let warmup: Int
 
-    enum TimeUnit: Sendable {
+    public enum TimeUnit: Sendable {
         case nanoseconds, microseconds
 
-        var suffix: String { self == .nanoseconds ? "ns" : "us" }
-        func value(ns: Double) -> Double { self == .nanoseconds ? ns : ns / 1_000 }
+        public var suffix: String { self == .nanoseconds ? "ns" : "us" }
+        public func value(ns: Double) -> Double { self == .nanoseconds ? ns : ns / 1_000 }
     }
 
     /// Nanoseconds per operation: `[0]` the subject, then each reference.
@@ -37,7 +42,7 @@ final class Comparison: Sendable {
     /// Context printed under the figures (what matched, the routing trace).
     private let notes = Mutex<[String]>([])
 
-    init(subject: String, references: [Reference], unit: TimeUnit, warmup: Int) {
+    public init(subject: String, references: [Reference], unit: TimeUnit, warmup: Int) {
         self.subject = subject
         self.references = references
         self.unit = unit
@@ -49,7 +54,7 @@ final class Comparison: Sendable {
     /// operations. A reference much cheaper than its subject should run many more operations, so
     /// that both sides take about as long: a short loop is rarely preempted and a long one often,
     /// and on a busy machine that alone would skew the ratio.
-    func record(iteration: Int, subject: (time: Duration, operations: Int),
+    public func record(iteration: Int, subject: (time: Duration, operations: Int),
                 references: [(time: Duration, operations: Int)]) {
         precondition(references.count == self.references.count, "one time per reference")
         guard iteration >= warmup else { return }
@@ -60,12 +65,12 @@ final class Comparison: Sendable {
     }
 
     /// Sets the context line(s) printed with the figures (the last call wins).
-    func note(_ lines: [String]) {
+    public func note(_ lines: [String]) {
         notes.withLock { $0 = lines }
     }
 
     /// Prints the medians and ratios; throws when a ratio is over its budget.
-    func report() throws {
+    public func report() throws {
         let all = samples.withLock { $0 }
         let count = all[0].count
         guard count > 0 else { throw BudgetFailure("\(subject): no samples recorded") }
@@ -94,17 +99,17 @@ final class Comparison: Sendable {
         if !failures.isEmpty { throw BudgetFailure(failures.joined(separator: "; ")) }
     }
 
-    struct BudgetFailure: Error, CustomStringConvertible, CustomDebugStringConvertible {
-        let description: String
-        init(_ description: String) { self.description = description }
-        var debugDescription: String { "over budget: " + description }
+    public struct BudgetFailure: Error, CustomStringConvertible, CustomDebugStringConvertible {
+        public let description: String
+        public init(_ description: String) { self.description = description }
+        public var debugDescription: String { "over budget: " + description }
     }
 
-    static func nanoseconds(_ duration: Duration) -> Double {
+    public static func nanoseconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9
     }
 
-    static func median(_ values: [Double]) -> Double? {
+    public static func median(_ values: [Double]) -> Double? {
         guard !values.isEmpty else { return nil }
         let sorted = values.sorted()
         let middle = sorted.count / 2
@@ -112,15 +117,15 @@ final class Comparison: Sendable {
     }
 
     /// `value` with one decimal.
-    static func fixed(_ value: Double) -> String {
+    public static func fixed(_ value: Double) -> String {
         let tenths = Int((value * 10).rounded())
         return "\(tenths / 10).\(abs(tenths % 10))"
     }
 }
 
 /// How long `body` takes.
-@inline(__always)
-func time(_ body: () -> Void) -> Duration {
+@inlinable @inline(__always)
+public func time(_ body: () -> Void) -> Duration {
     let clock = ContinuousClock()
     let start = clock.now
     body()
