@@ -47,7 +47,7 @@ public struct Command: Sendable {
         self.explicitID = id
         self.title = title
         self.keys = keys.map { spec in
-            guard let sequence = KeySequence(spec) else {
+            guard let sequence = KeySequence.parsed(spec) else {
                 preconditionFailure("Command '\(title)': '\(spec)' is not a key; use e.g. \"+\", \"ctrl-r\", \"enter\", \"f5\", \"g g\"")
             }
             return sequence

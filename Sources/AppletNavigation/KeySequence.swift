@@ -1,3 +1,4 @@
+import Synchronization
 import Terminal
 
 /// One or more keys pressed in turn that together run a command: a single key (`ctrl-p`) or a
@@ -36,6 +37,19 @@ public struct KeySequence: Hashable, Sendable, CustomStringConvertible {
         }
         self.keys = keys
     }
+
+    /// `KeySequence(spec)`, remembered: commands are made again for every frame and every key
+    /// (an applet's `commands` is computed), each parsing the same few specs, which was a visible
+    /// part of a key's cost. Specs are literals in code, so the table stays small; past 4,096
+    /// entries it is not added to.
+    static func parsed(_ spec: String) -> KeySequence? {
+        if let known = parsedSpecs.withLock({ $0[spec] }) { return known }
+        let sequence = KeySequence(spec)
+        if let sequence { parsedSpecs.withLock { if $0.count < 4096 { $0[spec] = sequence } } }
+        return sequence
+    }
+
+    private static let parsedSpecs = Mutex<[String: KeySequence]>([:])
 
     /// More than one key.
     public var isChord: Bool { keys.count > 1 }
