@@ -5,12 +5,25 @@ import Terminal
 /// so the host's keys are never listed in one place and handled in another. Each can be rebound
 /// by id in `keys.toml` (`host.quit`, `host.next-tab`, ...).
 @MainActor
-struct HostCommands {
+final class HostCommands {
     unowned let host: AppletHost
+    /// The lists made so far, by their arguments: they depend on nothing else, and the footer and
+    /// the router ask for them on every frame and every key.
+    private var made: [Int: [Command]] = [:]
+
+    init(host: AppletHost) { self.host = host }
 
     /// The commands for a host with `tabCount` tabs and, on this tab, `focusStops` (whether Tab
     /// moves anywhere).
     func commands(tabCount: Int, focusStops: Bool) -> [Command] {
+        let key = tabCount * 2 + (focusStops ? 1 : 0)
+        if let known = made[key] { return known }
+        let list = makeCommands(tabCount: tabCount, focusStops: focusStops)
+        made[key] = list
+        return list
+    }
+
+    private func makeCommands(tabCount: Int, focusStops: Bool) -> [Command] {
         var commands: [Command] = []
         if tabCount > 1 {
             for n in 1...min(9, tabCount) {
