@@ -176,13 +176,7 @@ open class Application: @unchecked Sendable {
         fileID: String = #fileID,
         line: Int = #line
     ) -> State<Value> {
-        let key = Self.key(feature: feature, id: id ?? function, scoped: false)
-        return State(box: box(
-            key: key,
-            declaration: Declaration(derived: id == nil, fileID: fileID, line: line),
-            make: { StateBox(initial(), key: key) },
-            fallback: { StateBox(initial(), key: $0) }
-        ))
+        memoryState(initial: initial, feature: feature, id: id, scoped: false, function: function, fileID: fileID, line: line)
     }
 
     /// Declares in-memory state that each `Scope` keeps separately: two instances of one applet,
@@ -203,7 +197,13 @@ open class Application: @unchecked Sendable {
         fileID: String = #fileID,
         line: Int = #line
     ) -> State<Value> {
-        let key = Self.key(feature: feature, id: id ?? function, scoped: true)
+        memoryState(initial: initial, feature: feature, id: id, scoped: true, function: function, fileID: fileID, line: line)
+    }
+
+    /// `state` and `scopedState`: in-memory state under its key (with the scope's, if `scoped`).
+    private func memoryState<Value: Sendable>(initial: () -> Value, feature: String, id: String?, scoped: Bool,
+                                              function: String, fileID: String, line: Int) -> State<Value> {
+        let key = Self.key(feature: feature, id: id ?? function, scoped: scoped)
         return State(box: box(
             key: key,
             declaration: Declaration(derived: id == nil, fileID: fileID, line: line),
