@@ -39,24 +39,21 @@ public struct ActionLogOverlay {
             scroll = max(0, scroll - page)
         case (.end, _):
             scroll = 0
-        case (.backspace, _):
-            if !filter.isEmpty { setFilter(String(filter.dropLast())) }
-        case (.char("u"), .ctrl):
-            setFilter("")
         case (.char("l"), .ctrl):
             log.clear()
             scroll = 0
-        case (.char(let c), let modifiers) where modifiers.isEmpty || modifiers == .shift:
-            setFilter(filter + String(c))
         default:
-            break
+            var typed = TypedQuery(filter)
+            if typed.handle(key) { setFilter(typed.text) }
         }
         return .stay
     }
 
     /// Pasted text goes into the filter (newlines dropped).
     public mutating func paste(_ text: String) {
-        setFilter(filter + text.filter { !$0.isNewline })
+        var typed = TypedQuery(filter)
+        typed.paste(text)
+        setFilter(typed.text)
     }
 
     private mutating func setFilter(_ text: String) {

@@ -72,21 +72,18 @@ public struct CommandPalette: Sendable {
             if !results.isEmpty { selection = (selection - 1 + results.count) % results.count }
         case (.down, _), (.char("j"), .ctrl), (.tab, []):
             if !results.isEmpty { selection = (selection + 1) % results.count }
-        case (.backspace, _):
-            if !query.isEmpty { setQuery(String(query.dropLast())) }
-        case (.char("u"), .ctrl):
-            setQuery("")
-        case (.char(let c), let modifiers) where modifiers.isEmpty || modifiers == .shift:
-            setQuery(query + String(c))
         default:
-            break
+            var typed = TypedQuery(query)
+            if typed.handle(key) { setQuery(typed.text) }
         }
         return .stay
     }
 
     /// Pasted text goes into the query (newlines dropped).
     public mutating func paste(_ text: String) {
-        setQuery(query + text.filter { !$0.isNewline })
+        var typed = TypedQuery(query)
+        typed.paste(text)
+        setQuery(typed.text)
     }
 }
 
