@@ -77,7 +77,7 @@ TABS_DIR := Benchmarks/.build/tabs
 TABS_OUTPUT := $(TABS_DIR)/output.txt
 TABS_CFLAGS := -O2
 TABS_STATIC ?= 1
-TABS_SWIFT := $(SWIFT) build -c release --package-path Benchmarks
+TABS_SWIFT := $(SWIFT) build -c release --package-path Benchmarks --disable-build-manifest-caching
 TABS_SWIFT_STATIC := $(TABS_SWIFT) --scratch-path Benchmarks/.build-static --static-swift-stdlib
 
 bench-tabs: deps bench-tabs-run

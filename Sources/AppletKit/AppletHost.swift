@@ -383,12 +383,27 @@ public final class AppletHost {
             registry.apply(keymap)
             return registry
         }
-        registerAppletCommands(tab: selectedTab, pane: focusedPane[selectedTab], in: &registry)
-        registry.register(navigationCommands(tab: selectedTab, pane: focusedPane[selectedTab]), scope: .navigation, owner: applet.id)
-        let focusStops = activeTree.hasFocusableWidgets || tabs[selectedTab].panes.count > 1
-        registry.register(hostCommands.commands(tabCount: tabs.count, focusStops: focusStops), scope: .host, owner: "host")
-        registry.apply(keymap)
-        return registry
+        let tab = selectedTab, pane = focusedPane[selectedTab], tree = activeTree
+        let focusStops = tree.hasFocusableWidgets || tabs[tab].panes.count > 1
+        let embedded = tree.hasRendered ? EmbeddedApplets.applets(in: tree) : nil
+        let key = RegistryCache.Key(
+            tab: tab, pane: pane, focusStops: focusStops,
+            embedded: embedded?.map { $0.applet.id + ($0.hasFocus ? "*" : "") } ?? ["(not drawn yet)"],
+            embeddingRender: embedded?.isEmpty == false ? tree.frameTime : nil)
+        return registryCache.registry(for: key) {
+            var registry = CommandRegistry()
+            registerAppletCommands(tab: tab, pane: pane, in: &registry)
+            registry.register(navigationCommands(tab: tab, pane: pane), scope: .navigation, owner: applet.id)
+            registry.register(hostCommands.commands(tabCount: tabs.count, focusStops: focusStops), scope: .host, owner: "host")
+            registry.apply(keymap)
+            return registry
+        }
+    }
+
+    /// The active registry between keys and frames (see `RegistryCache`): state its commands read
+    /// changing asks for a frame, which shows the new footer.
+    private lazy var registryCache = RegistryCache { [weak self] in
+        DispatchQueue.main.async { MainActor.assumeIsolated { self?.setNeedsDisplay() } }
     }
 
     /// The commands of the pane's applet and of the applets shown inside its view, so an applet
@@ -770,7 +785,7 @@ public final class AppletHost {
         let top = Rect(x: 0, y: 0, width: size.width, height: shell.height)
         switch shell {
         case .tabBar:
-            chromeTree.render(TabBarView(titles: tabs.map(\.title), selected: selectedTab), in: top, on: &canvas)
+            tabBarLine.draw(TabBarView(titles: tabs.map(\.title), selected: selectedTab), in: top, on: &canvas, tree: chromeTree)
         case .custom(let makeView):
             canvas.fill(top)
             shellTree.render(makeView(ShellState(titles: tabs.map(\.title), ids: tabs.map(\.id), selected: selectedTab)),
@@ -851,10 +866,12 @@ public final class AppletHost {
                                          consumes: { tree.focusedWidgetUses($0) })
             view = FooterView(items: items, width: size.width)
         }
-        let rect = Rect(x: 0, y: size.height - 1, width: size.width, height: 1)
-        canvas.fill(rect)
-        chromeTree.render(view, in: rect, on: &canvas)
+        footerLine.draw(view, in: Rect(x: 0, y: size.height - 1, width: size.width, height: 1), on: &canvas, tree: chromeTree)
     }
+
+    /// The tab bar and the footer as last drawn: on most frames neither changes.
+    private var tabBarLine = ChromeLine<TabBarView>()
+    private var footerLine = ChromeLine<FooterView>()
 
     /// Keys that are not commands, listed in help.
     static let fixedHelpRows: [(keys: String, title: String)] = [

@@ -23,10 +23,19 @@ struct FooterItem: Equatable {
             if typing, case .char = key.code, key.modifiers.isDisjoint(with: [.ctrl, .alt]) { return false }
             return !consumes(key)
         }
-        var items = registry.entries
-            .filter { [.sheet, .applet, .navigation].contains($0.scope) && $0.command.showsInFooter && reachable($0) }
-            .map { FooterItem(key: $0.keyLabel, title: $0.title) }
-        if registry.entries.contains(where: { $0.scope == .sheet }) { return items }
+        // By index, not `filter`: a copy of an entry retains everything its command holds, and
+        // this runs on every frame.
+        let entries = registry.entries
+        var items: [FooterItem] = []
+        var hasSheet = false
+        for index in entries.indices {
+            let scope = entries[index].scope
+            hasSheet = hasSheet || scope == .sheet
+            guard scope == .sheet || scope == .applet || scope == .navigation,
+                  entries[index].command.showsInFooter, reachable(entries[index]) else { continue }
+            items.append(FooterItem(key: entries[index].keyLabel, title: entries[index].title))
+        }
+        if hasSheet { return items }
         func host(_ id: String) -> CommandRegistry.Entry? { registry.entry(id: id).flatMap { reachable($0) ? $0 : nil } }
         if tabCount > 1 {
             let count = min(9, tabCount)
@@ -72,7 +81,7 @@ struct FooterItem: Equatable {
 /// FooterView(items: [FooterItem(key: "q", title: "Quit")], width: 80)   // "q Quit"
 /// FooterView(pendingChord: "g", width: 80)                              // "g …  waiting for …"
 /// ```
-struct FooterView: View {
+struct FooterView: View, Equatable {
     var items: [FooterItem] = []
     var pendingChord: String?
     let width: Int

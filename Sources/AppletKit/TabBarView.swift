@@ -8,7 +8,7 @@ import Terminal
 /// TabBarView(titles: ["Notes", "Tally"], selected: 0)   // " 1 Notes │ 2 Tally │"
 /// TabBarView.hitRanges(titles: ["Notes", "Tally"])      // [0..<9, 10..<19]: where a click selects
 /// ```
-struct TabBarView: View {
+struct TabBarView: View, Equatable {
     let titles: [String]
     let selected: Int
 

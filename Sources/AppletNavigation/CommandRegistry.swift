@@ -74,7 +74,12 @@ public struct CommandRegistry: Sendable {
 
     /// The key sequences enabled commands in `scopes` are bound to (for the chord matcher).
     public func boundSequences(in scopes: Set<CommandScope> = Set(CommandScope.allCases)) -> [KeySequence] {
-        entries.filter { $0.isEnabled && scopes.contains($0.scope) }.flatMap(\.keys)
+        // By index: `filter` would copy every entry (and retain what its command holds) per key.
+        var sequences: [KeySequence] = []
+        for index in entries.indices where entries[index].isEnabled && scopes.contains(entries[index].scope) {
+            sequences.append(contentsOf: entries[index].keys)
+        }
+        return sequences
     }
 
     /// Keys that cannot all work as registered: two commands of one owner on one key in one scope,

@@ -140,6 +140,13 @@ public struct Canvas: Hashable, Sendable {
     public struct Change: Hashable, Sendable {
         public var position: Point
         public var cell: Cell
+
+        /// A cell to put at a position (`apply(_:)`), e.g. one read back with `canvas[x, y]` to
+        /// draw a saved region again.
+        public init(position: Point, cell: Cell) {
+            self.position = position
+            self.cell = cell
+        }
     }
 
     /// The cells that differ from `previous`: every cell when there is no previous frame or its size

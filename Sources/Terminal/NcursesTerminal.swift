@@ -46,7 +46,6 @@ public final class NcursesTerminal: Terminal {
     private var running = false
     private var styleCache: [Style: (attrs: UInt32, fg: Int32, bg: Int32)] = [:]
     private var lastResolved: (style: Style, value: (attrs: UInt32, fg: Int32, bg: Int32))?
-    private var scalarBuffer: [UInt32] = Array(repeating: 0, count: 8)
 
     /// Checks that this process can take over a terminal and explains why not if it cannot:
     /// stdin and stdout must be terminals and `TERM` must name a known terminal type.
@@ -180,15 +179,18 @@ public final class NcursesTerminal: Terminal {
     private func put(_ change: Canvas.Change) {
         let cell = change.cell
         let style = resolved(cell.style)
-        var n: Int32 = 0
+        let y = Int32(change.position.y), x = Int32(change.position.x)
+        if !cell.glyph.isInterned {
+            // One scalar, the common case: passed from the stack, no closure per cell.
+            var scalar = cell.glyph.rawValue
+            ak_put_cell(y, x, &scalar, 1, style.attrs, style.fg, style.bg)
+            return
+        }
+        var scalars: [UInt32] = []
         cell.glyph.forEachScalar { scalar in
-            guard n < 5 else { return }
-            scalarBuffer[Int(n)] = scalar.value
-            n += 1
+            if scalars.count < 5 { scalars.append(scalar.value) }
         }
-        scalarBuffer.withUnsafeBufferPointer { buf in
-            ak_put_cell(Int32(change.position.y), Int32(change.position.x), buf.baseAddress, n, style.attrs, style.fg, style.bg)
-        }
+        ak_put_cell(y, x, scalars, Int32(scalars.count), style.attrs, style.fg, style.bg)
     }
 
     /// Repaints the last frame in full (after a resume or when the screen may be garbled).

@@ -66,3 +66,85 @@ struct IncrementalHostTests {
         #expect(terminal.lines[5].contains("filler line 3"))
     }
 }
+
+extension Application {
+    var cachedArchiveEnabled: State<Bool> { state(initial: false, feature: "RegistryCacheTest", id: "archive") }
+    var cachedTally: State<Int> { state(initial: 0, feature: "RegistryCacheTest", id: "tally") }
+}
+
+/// An applet whose command list reads state (`a` exists only while archiving is on) and counts
+/// how often it is made.
+struct CountingCommandsApplet: Applet {
+    let id = "counting"
+    let title = "Counting"
+    let made: EvaluationCount
+    var body: some View { Text("tally \(Application.state(\.cachedTally).value)") }
+    var commands: [Command] {
+        made.value.withLock { $0 += 1 }
+        var list = [Command("+", "Add") { Application.state(\.cachedTally).value += 1 }]
+        if Application.state(\.cachedArchiveEnabled).value {
+            list.append(Command("a", "Archive") { Application.state(\.cachedTally).value = 0 })
+        }
+        return list
+    }
+}
+
+@Suite("Host: the registry and chrome between frames")
+@MainActor
+struct RegistryCacheHostTests {
+    @Test func commandsAreMadeAgainOnlyWhenWhatTheyReadChanges() throws {
+        let app = Application()
+        let made = EvaluationCount()
+        let terminal = HeadlessTerminal(width: 80, height: 12)
+        let host = try AppletHost(tabs: [Tab(CountingCommandsApplet(made: made))], application: app, terminal: terminal)
+        try host.start()
+        let afterStart = made.count
+        #expect(terminal.lines.last?.contains("+ Add") == true)
+        #expect(terminal.lines.last?.contains("Archive") == false)
+        // Keys that change state the commands do not read: routed and drawn from the same list.
+        for _ in 0..<5 {
+            terminal.send(.key(KeyEvent(.char("+"))))
+            host.renderIfNeeded()
+        }
+        #expect(terminal.lines[1].contains("tally 5"))
+        #expect(made.count == afterStart)
+        // State the command list read changes, from outside any key: the footer shows the new
+        // command and its key works.
+        app.cachedArchiveEnabled.value = true
+        host.setNeedsDisplay()   // what the change's observer asks for on the next turn of the main queue
+        host.renderIfNeeded()
+        #expect(made.count == afterStart + 1)
+        #expect(terminal.lines.last?.contains("a Archive") == true)
+        terminal.send(.key(KeyEvent(.char("a"))))
+        host.renderIfNeeded()
+        #expect(terminal.lines[1].contains("tally 0"))
+        app.cachedArchiveEnabled.value = false
+        host.setNeedsDisplay()
+        host.renderIfNeeded()
+        #expect(terminal.lines.last?.contains("Archive") == false)
+        terminal.send(.key(KeyEvent(.char("a"))))
+        terminal.send(.key(KeyEvent(.char("+"))))
+        host.renderIfNeeded()
+        #expect(terminal.lines[1].contains("tally 1"))
+    }
+
+    @Test func aChromeLinePutsBackWhatWasDrawnOverIt() {
+        let tree = ViewTree()
+        var line = ChromeLine<TabBarView>()
+        var canvas = Canvas(size: Size(width: 30, height: 3))
+        let row = Rect(x: 0, y: 0, width: 30, height: 1)
+        line.draw(TabBarView(titles: ["One", "Two"], selected: 0), in: row, on: &canvas, tree: tree)
+        let drawn = canvas
+        #expect(drawn.line(0).hasPrefix(" 1 One │ 2 Two │"))
+        // Something else drew over the row; the same view puts the row back exactly, styles too.
+        canvas.write("scribbled over", at: Point(x: 0, y: 0), style: Style(attributes: .bold))
+        line.draw(TabBarView(titles: ["One", "Two"], selected: 0), in: row, on: &canvas, tree: tree)
+        #expect(canvas == drawn)
+        // Another view is drawn afresh.
+        line.draw(TabBarView(titles: ["One", "Two"], selected: 1), in: row, on: &canvas, tree: tree)
+        var expected = Canvas(size: Size(width: 30, height: 3))
+        ViewTree().render(TabBarView(titles: ["One", "Two"], selected: 1), in: row, on: &expected)
+        #expect(canvas == expected)
+        #expect(canvas != drawn)
+    }
+}

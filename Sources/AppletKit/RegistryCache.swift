@@ -1,0 +1,63 @@
+import AppletNavigation
+import AppletUI
+import Observation
+import Synchronization
+
+/// The host's active `CommandRegistry`, kept between keys and frames until something it was made
+/// from changes: the router and the footer both ask for it on every key, and making it (every
+/// applet's `commands`, the keymap applied) was a fifth of a key's cost.
+///
+/// A registry is made inside `withObservationTracking`, so a command list that reads state (a
+/// command enabled only when a list has a selection, a navigation depth) is made again after that
+/// state changes, as a view's body is; everything else it depends on is in its `Key` (the tab,
+/// the focused pane, whether Tab moves anywhere, the applets embedded in the pane and which holds
+/// the focus). While a sheet or a confirmation is up the host does not cache (`make` runs every
+/// time): modals are short-lived.
+///
+/// Invariants: `registry(for:make:)` returns what `make` would return now, given that commands
+/// are made from the applet values, the key and tracked state only; a change to tracked state
+/// calls `onChange` (once per made registry), so a frame that shows the footer follows.
+@MainActor
+final class RegistryCache {
+    /// What a registry is made from besides tracked state.
+    struct Key: Equatable {
+        var tab: Int
+        var pane: Int
+        var focusStops: Bool
+        /// The embedded applets' ids, each with whether it holds the focus.
+        var embedded: [String]
+        /// When the pane's tree last rendered, only if it embeds applets (their values, and so
+        /// their commands, may change with any render); nil otherwise.
+        var embeddingRender: ContinuousClock.Instant?
+    }
+
+    /// Set by the observation of the registry made last: it is stale.
+    final class StaleFlag: Sendable {
+        private let stale = Atomic<Bool>(false)
+        var isSet: Bool { stale.load(ordering: .acquiring) }
+        func set() { stale.store(true, ordering: .releasing) }
+    }
+
+    private var made: (key: Key, registry: CommandRegistry, stale: StaleFlag)?
+    /// Called (on whichever thread changed the state) when tracked state a registry read changes.
+    private let onChange: @Sendable () -> Void
+
+    init(onChange: @escaping @Sendable () -> Void) { self.onChange = onChange }
+
+    /// The registry for `key`: the one made last if its key is the same and nothing it read has
+    /// changed since, otherwise `make()`'s, tracked.
+    func registry(for key: Key, make: () -> CommandRegistry) -> CommandRegistry {
+        if let made, made.key == key, !made.stale.isSet { return made.registry }
+        let stale = StaleFlag()
+        let onChange = self.onChange
+        let registry = withObservationTracking(make) {
+            stale.set()
+            onChange()
+        }
+        made = (key, registry, stale)
+        return registry
+    }
+
+    /// Forgets the registry (the next request makes one).
+    func invalidate() { made = nil }
+}
