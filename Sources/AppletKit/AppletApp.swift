@@ -258,11 +258,16 @@ public struct AppletAppCommand<App: AppletApp>: AsyncParsableCommand {
             }
             if App.StatusBar.self != EmptyView.self { host.statusBar = AnyView(app.statusBar) }
             log.info("started", metadata: ["version": "\(App.version)", "state": "\(storage.directory)"])
-            // A broken keymap or clashing keys: the defaults stay; the user hears once, and the log keeps it all.
-            let problems = keymapIssues.map(\.description) + host.keyProblems()
-            for problem in problems { log.warning("\(problem)") }
-            if let first = problems.first {
-                host.notify(problems.count == 1 ? first : "\(first) (and \(problems.count - 1) more in the log)")
+            // A broken keymap or clashing keys: the defaults stay; the user hears once, and the log
+            // keeps it all. Checked once the first frame is out (this task runs when `run` first
+            // waits): the check evaluates every pane once, which is not worth a later first frame.
+            Task { @MainActor in
+                guard host.isRunning else { return }
+                let problems = keymapIssues.map(\.description) + host.keyProblems()
+                for problem in problems { log.warning("\(problem)") }
+                if let first = problems.first {
+                    host.notify(problems.count == 1 ? first : "\(first) (and \(problems.count - 1) more in the log)")
+                }
             }
             try await host.run()
             if let signal = host.terminationSignal {

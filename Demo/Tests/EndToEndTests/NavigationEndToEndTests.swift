@@ -54,6 +54,25 @@ struct NavigationEndToEndTests {
         #expect(try await shell.waitForExit(run).status == 0)
     }
 
+    @Test("A keymap naming a command that does not exist: the app starts, says so once, and the other keys work")
+    func aBadKeymapIsReportedAfterTheFirstFrame() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keys-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let keymap = folder.appendingPathComponent("keys.toml")
+        try "[keys]\n\"counter.incremnt\" = [\"=\"]\n\"counter.increment\" = [\"+\", \"i\"]\n".write(to: keymap, atomically: true, encoding: .utf8)
+        let shell = try await ShellSession.start()
+        defer { shell.shutdown() }
+        let tmux = shell.tmux
+        let (run, _) = try await shell.launchAndWait(["--keymap", keymap.path])
+        let screen = try await tmux.waitFor(text: "counter.incremnt")
+        #expect(screen.contains("did you mean \"counter.increment\""), "the warning names the likely id:\n\(screen)")
+        try await tmux.type("i")
+        try await tmux.waitFor(text: "Count: 1")
+        try await tmux.type("q")
+        #expect(try await shell.waitForExit(run).status == 0)
+    }
+
     @Test("`appletkit keys --check` finds no conflicts in the demo; the example keymap loads clean")
     func demoKeysHaveNoConflicts() async throws {
         let result = try await CommandLineTests.run(["keys", "--check"])
