@@ -665,7 +665,13 @@ public final class AppletHost {
     }
 
     /// The modal that has the keyboard, if any (the focused pane's sheet, or a confirmation).
-    private var topModal: ModalLayer.Modal? { inPane { modals.topModal(focusedApplet: activeApplet) } }
+    private var topModal: ModalLayer.Modal? {
+        let applet = activeApplet
+        // Only a confirmation or a navigating applet's sheet is modal; the pane's scope is set
+        // (two task-local values) only when a sheet may be up.
+        guard modals.hasConfirmation || applet is any NavigationApplet else { return nil }
+        return inPane { modals.topModal(focusedApplet: applet) }
+    }
 
     // MARK: Frames
 

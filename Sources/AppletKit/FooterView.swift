@@ -16,27 +16,30 @@ struct FooterItem: Equatable {
     /// character while a text field has focus, or one the widget says it uses (`consumes`).
     static func items(registry: CommandRegistry, tabCount: Int, typing: Bool,
                       consumes: (KeyEvent) -> Bool = { _ in false }) -> [FooterItem] {
-        func reachable(_ entry: CommandRegistry.Entry) -> Bool {
-            guard let first = entry.keys.first, entry.isEnabled else { return false }
-            if entry.command.isPriority { return true }
+        // By index: a copy of an entry retains everything its command holds, and this runs on
+        // every frame.
+        let entries = registry.entries
+        func reachable(_ index: Int) -> Bool {
+            guard entries[index].isEnabled, let first = entries[index].keys.first else { return false }
+            if entries[index].command.isPriority { return true }
             let key = first.keys[0]
             if typing, case .char = key.code, key.modifiers.isDisjoint(with: [.ctrl, .alt]) { return false }
             return !consumes(key)
         }
-        // By index, not `filter`: a copy of an entry retains everything its command holds, and
-        // this runs on every frame.
-        let entries = registry.entries
         var items: [FooterItem] = []
         var hasSheet = false
         for index in entries.indices {
             let scope = entries[index].scope
             hasSheet = hasSheet || scope == .sheet
             guard scope == .sheet || scope == .applet || scope == .navigation,
-                  entries[index].command.showsInFooter, reachable(entries[index]) else { continue }
+                  entries[index].command.showsInFooter, reachable(index) else { continue }
             items.append(FooterItem(key: entries[index].keyLabel, title: entries[index].title))
         }
         if hasSheet { return items }
-        func host(_ id: String) -> CommandRegistry.Entry? { registry.entry(id: id).flatMap { reachable($0) ? $0 : nil } }
+        func host(_ id: String) -> CommandRegistry.Entry? {
+            guard let index = entries.firstIndex(where: { $0.id == id }), reachable(index) else { return nil }
+            return entries[index]
+        }
         if tabCount > 1 {
             let count = min(9, tabCount)
             let digits = (1...count).allSatisfy { n in host("host.tab-\(n)")?.keys.first == KeySequence("\(n)") }

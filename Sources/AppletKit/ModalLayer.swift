@@ -36,16 +36,22 @@ final class ModalLayer {
         case sheet(PresentedSheet, any NavigationApplet)
     }
 
-    /// The modal on top, given the focused pane's applet.
+    /// The store's confirmations, resolved once (a handle keeps its box): read several times a
+    /// frame, where going through the declaration would build its key and look it up each time.
+    private lazy var confirmations = application.confirmations
+
+    /// The modal on top, given the focused pane's applet (call it in that pane's scope: a sheet
+    /// is the pane's navigation state).
     func topModal(focusedApplet: any Applet) -> Modal? {
-        Application.withCurrent(application) {
-            if let confirmation = application.confirmations.value.last { return .confirmation(confirmation) }
-            if let navigating = focusedApplet as? any NavigationApplet, let sheet = navigating.presentedSheets.last {
-                return .sheet(sheet, navigating)
-            }
-            return nil
+        if let confirmation = confirmations.value.last { return .confirmation(confirmation) }
+        guard let navigating = focusedApplet as? any NavigationApplet else { return nil }
+        return Application.withCurrent(application) {
+            navigating.presentedSheets.last.map { .sheet($0, navigating) }
         }
     }
+
+    /// Whether a confirmation is up (it is modal whatever the focused pane is).
+    var hasConfirmation: Bool { !confirmations.value.isEmpty }
 
     /// The sheet-scope commands of a modal: `Esc` and the sheet's own.
     func commands(for modal: Modal) -> [Command] {

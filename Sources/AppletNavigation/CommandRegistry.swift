@@ -25,14 +25,26 @@ public struct CommandRegistry: Sendable {
         public let owner: String
         public let command: Command
         /// The keys that run it now.
-        public internal(set) var keys: [KeySequence]
+        public internal(set) var keys: [KeySequence] {
+            didSet { keyLabel = keys.first?.label ?? "" }
+        }
         /// Whether the user's keymap changed its keys.
         public internal(set) var isRebound = false
+        /// How its first key is shown (`Ctrl-P`, `g g`); empty when unbound. Kept, not computed:
+        /// the footer shows it on every frame.
+        public private(set) var keyLabel: String
 
         public var title: String { command.title }
         public var isEnabled: Bool { command.isEnabled }
-        /// How its first key is shown (`Ctrl-P`, `g g`); empty when unbound.
-        public var keyLabel: String { keys.first?.label ?? "" }
+
+        init(id: String, scope: CommandScope, owner: String, command: Command, keys: [KeySequence]) {
+            self.id = id
+            self.scope = scope
+            self.owner = owner
+            self.command = command
+            self.keys = keys
+            self.keyLabel = keys.first?.label ?? ""
+        }
     }
 
     public private(set) var entries: [Entry] = []

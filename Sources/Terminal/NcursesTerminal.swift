@@ -44,6 +44,8 @@ public final class NcursesTerminal: Terminal {
     private var signalSource: DispatchSourceRead?
     private var escapeTimer: DispatchWorkItem?
     private var running = false
+    /// Where input is read to: one allocation for the terminal's life, not one per read.
+    private var readBuffer = [UInt8](repeating: 0, count: 4096)
     private var styleCache: [Style: (attrs: UInt32, fg: Int32, bg: Int32)] = [:]
     private var lastResolved: (style: Style, value: (attrs: UInt32, fg: Int32, bg: Int32))?
 
@@ -229,8 +231,7 @@ public final class NcursesTerminal: Terminal {
     // MARK: Input
 
     private func readInput() {
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let n = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, 4096) }
+        let n = readBuffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
         if n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR) {
             // The terminal went away (window closed: end of file, or EIO from a hung-up tty):
             // treat it as a hang-up, once, rather than reading the dead descriptor for ever.
@@ -240,7 +241,7 @@ public final class NcursesTerminal: Terminal {
             return
         }
         guard n > 0 else { return }
-        let events = decoder.feed(buffer[0..<n])
+        let events = decoder.feed(readBuffer[0..<n])
         for reply in decoder.takeReplies() {
             if case .primaryDeviceAttributes = reply { awaitingDeviceAttributes = false }
             if kittyKeyboard.receive(reply) {
