@@ -735,13 +735,9 @@ public final class AppletHost {
             for tree in trees[selectedTab] { tree.invalidate() }
         }
         // Each pane tracks the state it reads (ViewTree.renderIfNeeded): a change to it redraws that
-        // pane alone, from whichever thread made it. The chrome's own reads (commands in the
-        // footer, store issues) are observed here.
-        withObservationTracking {
-            Application.withCurrent(application) { draw(on: &frame) }
-        } onChange: { [weak self] in
-            DispatchQueue.main.async { MainActor.assumeIsolated { self?.setNeedsDisplay() } }
-        }
+        // pane alone, from whichever thread made it. The chrome's own reads (the tab router, the
+        // status bar, sheets, toasts, store issues) are observed by `draw`.
+        Application.withCurrent(application) { draw(on: &frame) }
         lastChrome = currentChrome
         renderedTab = selectedTab
         renderedLayout = Application.withCurrent(application) { layoutKey }
@@ -787,22 +783,15 @@ public final class AppletHost {
             chromeTree.render(TooSmallView(size: size, minimum: Self.minimumSize), in: Rect(origin: .zero, size: size), on: &canvas)
             return
         }
-        _ = application.tabRouter.value   // observed: an applet may select a tab
-        let top = Rect(x: 0, y: 0, width: size.width, height: shell.height)
-        switch shell {
-        case .tabBar:
-            tabBarLine.draw(TabBarView(titles: tabs.map(\.title), selected: selectedTab), in: top, on: &canvas, tree: chromeTree)
-        case .custom(let makeView):
-            canvas.fill(top)
-            shellTree.render(makeView(ShellState(titles: tabs.map(\.title), ids: tabs.map(\.id), selected: selectedTab)),
-                             in: top, on: &canvas, isActive: false)
-        case .none:
-            break
-        }
         let layout = paneLayout(in: size)
-        let tab = tabs[selectedTab]
+        observingChrome {
+            _ = application.tabRouter.value   // an applet may select a tab
+            drawShell(on: &canvas)
+        }
+        // Outside the chrome's observation: each pane observes what it reads itself, and nested
+        // tracking would register every pane's reads a second time, for the whole frame.
         let modalUp = topModal != nil
-        for (i, applet) in tab.panes.enumerated() {
+        for (i, applet) in tabs[selectedTab].panes.enumerated() {
             let tree = trees[selectedTab][i]
             let isActive = i == focusedPane[selectedTab] && !modalUp
             _ = Scope.with(paneScope(tab: selectedTab, pane: i)) {
@@ -813,6 +802,35 @@ public final class AppletHost {
                 }
             }
         }
+        observingChrome { drawOverPanes(layout, on: &canvas) }
+    }
+
+    /// Runs `draw` observing what it reads: a change asks for a frame.
+    private func observingChrome(_ draw: () -> Void) {
+        withObservationTracking(draw) { [weak self] in
+            DispatchQueue.main.async { MainActor.assumeIsolated { self?.setNeedsDisplay() } }
+        }
+    }
+
+    /// The top line: the tab bar, the app's own shell view, or nothing.
+    private func drawShell(on canvas: inout Canvas) {
+        let top = Rect(x: 0, y: 0, width: canvas.size.width, height: shell.height)
+        switch shell {
+        case .tabBar:
+            tabBarLine.draw(TabBarView(titles: tabs.map(\.title), selected: selectedTab), in: top, on: &canvas, tree: chromeTree)
+        case .custom(let makeView):
+            canvas.fill(top)
+            shellTree.render(makeView(ShellState(titles: tabs.map(\.title), ids: tabs.map(\.id), selected: selectedTab)),
+                             in: top, on: &canvas, isActive: false)
+        case .none:
+            break
+        }
+    }
+
+    /// What is drawn over and around the panes: dividers, sheets, the status bar, the footer,
+    /// toasts, the confirmation and the overlays.
+    private func drawOverPanes(_ layout: PaneLayout, on canvas: inout Canvas) {
+        let size = canvas.size
         layout.drawDividers(with: chromeTree, on: &canvas)
         modals.drawSheets(panes: zip(scopedPanes, layout.rects).map { ($0.applet, $1, $0.scope) }, on: &canvas)
         if let statusBar {
