@@ -217,7 +217,28 @@ open class Application: @unchecked Sendable {
     /// ```swift
     /// let count = Application.state(\.counter).value
     /// ```
+    ///
+    /// Inlinable, so that a client specializes it for its `Value`: a hit in the key path cache is
+    /// a call to a non-generic lookup and a downcast; the first access of a key (the declaration
+    /// runs, the cache learns it) stays out of line.
+    @inlinable
     public static func state<Value>(_ keyPath: KeyPath<Application, State<Value>>) -> State<Value> {
+        if let box = cachedStorage(ObjectIdentifier(keyPath)) {
+            return State(box: unsafeDowncast(box, to: StateBox<Value>.self))
+        }
+        return resolveState(keyPath)
+    }
+
+    /// The box the current store's key path cache holds for a key path object in the current
+    /// scope, retained; nil on a miss. Not generic: the caller, specialized, downcasts it.
+    @usableFromInline
+    static func cachedStorage(_ keyPath: ObjectIdentifier) -> AnyObject? {
+        withCurrentUnretained { $0.keyPathCache.lookup(keyPath, scope: Scope.currentIndex) } as AnyObject?
+    }
+
+    /// `state(_:)` on a miss in the cache: runs the declaration and caches its box.
+    @usableFromInline @inline(never)
+    static func resolveState<Value>(_ keyPath: KeyPath<Application, State<Value>>) -> State<Value> {
         withCurrentUnretained { $0.resolve(keyPath) }
     }
 
@@ -300,8 +321,9 @@ public struct StoreIssue: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// The count behind `Application.changes`, shared by the boxes of one store.
+@usableFromInline
 final class ChangeCounter: Sendable {
-    let count = Atomic<Int>(0)
+    @usableFromInline let count = Atomic<Int>(0)
     /// The counters of the stores this one's store took state over from (`promote(to:)`).
     private let inherited = Mutex<[ChangeCounter]>([])
     private let hasInherited = Atomic<Bool>(false)

@@ -17,12 +17,15 @@ extension Application {
     /// for await value in counter.changes { print(value) }
     /// ```
     public struct State<Value: Sendable>: BoxedState, MutableApplicationState {
-        let box: StateBox<Value>
+        @usableFromInline let box: StateBox<Value>
 
-        init(box: StateBox<Value>) { self.box = box }
+        @usableFromInline init(box: StateBox<Value>) { self.box = box }
 
         /// The current value. Setting it notifies observers.
-        public var value: Value {
+        ///
+        /// Inlinable down to the box's lock, so that a client module specializes a read or a
+        /// write for its `Value` instead of running generic code.
+        @inlinable public var value: Value {
             get { box.value }
             nonmutating set { box.set(newValue) }
         }
@@ -84,9 +87,13 @@ protocol BoxedState: Sendable {
 
 /// The storage cell behind every kind of state: a lock-protected value, an Observation registrar
 /// for views, continuations for `changes`, and an optional hook that persists or syncs each change.
+///
+/// `value` and `set` are `@inlinable` (with what they touch `@usableFromInline`): `State.value`
+/// inlines into the client, which then specializes them for its `Value`.
+@usableFromInline
 final class StateBox<Value: Sendable>: StateStorage, Observable, @unchecked Sendable {
-    private let storage: ValueLock<Value>
-    private let registrar = ObservationRegistrar()
+    @usableFromInline let storage: ValueLock<Value>
+    @usableFromInline let registrar = ObservationRegistrar()
     /// The declaration's key, for logs and errors.
     let key: String
     /// Called after every change, outside the lock, with the new value (persistence, sync).
@@ -101,7 +108,7 @@ final class StateBox<Value: Sendable>: StateStorage, Observable, @unchecked Send
 
     /// The keeping store's change count: boxes are made inside `Application.box(key:make:)`,
     /// which makes its counter available while `make` runs.
-    private let counter: ChangeCounter? = ChangeCounter.attaching
+    @usableFromInline let counter: ChangeCounter? = ChangeCounter.attaching
 
     private let subscriberCount = Atomic<Int>(0)
     private let subscribers = Mutex<[Int: AsyncStream<Value>.Continuation]>([:])
@@ -109,7 +116,7 @@ final class StateBox<Value: Sendable>: StateStorage, Observable, @unchecked Send
 
     /// `\.value` made once: a key path into a generic class is instantiated (allocated) at every
     /// use otherwise, which made each read cost ~800 ns.
-    private let valueKeyPath: KeyPath<StateBox<Value>, Value>
+    @usableFromInline let valueKeyPath: KeyPath<StateBox<Value>, Value>
 
     /// A box holding its initial value.
     convenience init(_ value: Value, key: String, didChange: (@Sendable (Value) -> Void)? = nil, onReset: (@Sendable (StateBox<Value>) -> Void)? = nil) {
@@ -126,7 +133,7 @@ final class StateBox<Value: Sendable>: StateStorage, Observable, @unchecked Send
         self.onReset = onReset
     }
 
-    var value: Value {
+    @inlinable var value: Value {
         registrar.access(self, keyPath: valueKeyPath)
         return storage.withLock { $0 }
     }
@@ -138,7 +145,7 @@ final class StateBox<Value: Sendable>: StateStorage, Observable, @unchecked Send
     // not before as `withMutation` does: an observer that redraws at once on another thread then
     // reads the new value, never the old one.
 
-    func set(_ newValue: Value) {
+    @inlinable func set(_ newValue: Value) {
         storage.withLock { $0 = newValue }
         announce()
         changed(newValue)
@@ -183,15 +190,15 @@ final class StateBox<Value: Sendable>: StateStorage, Observable, @unchecked Send
         StateLog.changed(key)
     }
 
-    @inline(__always)
-    private func announce() {
+    @inlinable @inline(__always)
+    func announce() {
         // Counted first, so a host whose frame was being evaluated meanwhile sees it moved.
         counter?.count.add(1, ordering: .releasing)
         registrar.willSet(self, keyPath: valueKeyPath)
         registrar.didSet(self, keyPath: valueKeyPath)
     }
 
-    private func changed(_ newValue: Value) {
+    @usableFromInline func changed(_ newValue: Value) {
         didChange?(newValue)
         notifySubscribers(newValue)
         StateLog.changed(key)
