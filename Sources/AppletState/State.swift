@@ -95,9 +95,9 @@ final class StateBox<Value: Sendable>: StateStorage, Observable, @unchecked Send
     @usableFromInline let storage: ValueLock<Value>
     @usableFromInline let registrar = ObservationRegistrar()
     /// The declaration's key, for logs and errors.
-    let key: String
+    @usableFromInline let key: String
     /// Called after every change, outside the lock, with the new value (persistence, sync).
-    private let didChange: (@Sendable (Value) -> Void)?
+    @usableFromInline let didChange: (@Sendable (Value) -> Void)?
     /// The declared initial value, for `reset()`.
     let initial: Value
     /// What `reset()` does for kinds that keep the value elsewhere too (files, other instances);
@@ -110,7 +110,7 @@ final class StateBox<Value: Sendable>: StateStorage, Observable, @unchecked Send
     /// which makes its counter available while `make` runs.
     @usableFromInline let counter: ChangeCounter? = ChangeCounter.attaching
 
-    private let subscriberCount = Atomic<Int>(0)
+    @usableFromInline let subscriberCount = Atomic<Int>(0)
     private let subscribers = Mutex<[Int: AsyncStream<Value>.Continuation]>([:])
     private let nextSubscriber = Atomic<Int>(0)
 
@@ -198,14 +198,24 @@ final class StateBox<Value: Sendable>: StateStorage, Observable, @unchecked Send
         registrar.didSet(self, keyPath: valueKeyPath)
     }
 
-    @usableFromInline func changed(_ newValue: Value) {
+    // `changed` is inlinable too, so that a set specialized in a client stays specialized to the
+    // end: an unspecialized call here looked up `StateBox<Value>`'s metadata at every set.
+    @inlinable @inline(__always)
+    func changed(_ newValue: Value) {
         didChange?(newValue)
         notifySubscribers(newValue)
         StateLog.changed(key)
     }
 
-    private func notifySubscribers(_ newValue: Value) {
+    @inlinable @inline(__always)
+    func notifySubscribers(_ newValue: Value) {
         guard subscriberCount.load(ordering: .relaxed) > 0 else { return }
+        yieldToSubscribers(newValue)
+    }
+
+    /// Hands a new value to every `changes()` sequence (out of line: the rare case).
+    @usableFromInline @inline(never)
+    func yieldToSubscribers(_ newValue: Value) {
         for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(newValue) }
     }
 

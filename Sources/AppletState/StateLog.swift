@@ -7,7 +7,7 @@ import Logging
 public enum StateLog {
     public static let logger = Logger(label: "AppletState")
 
-    @inline(__always)
+    @usableFromInline
     static func changed(_ key: String) {
         if logger.logLevel <= .debug { logger.debug("state changed", metadata: ["key": "\(key)"]) }
     }
