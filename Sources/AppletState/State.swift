@@ -135,11 +135,11 @@ final class StateBox<Value: Sendable>: StateStorage, Observable, @unchecked Send
 
     @inlinable var value: Value {
         registrar.access(self, keyPath: valueKeyPath)
-        return storage.withLock { $0 }
+        return storage.load()
     }
 
     /// The value without registering an observer (for persistence and sync).
-    var untrackedValue: Value { storage.withLock { $0 } }
+    var untrackedValue: Value { storage.load() }
 
     // Observers are told *after* the new value is stored (willSet and didSet, back to back),
     // not before as `withMutation` does: an observer that redraws at once on another thread then
