@@ -17,13 +17,18 @@ import Synchronization
 // the store (the lookup does not grow with the store). The other figures are shown beside the
 // same references without a budget.
 //
-// Measured (Linux x86_64, 2 cores, Swift 6.3.1, release build, load 1 to 3, mutex read 19-22 ns,
-// write 15-18 ns): before the fast paths, a get 3.5x (64 ns) and a set 14.3x (215 ns); since,
-// a get 1.4x (26-32 ns), the same with 10,000 keys, and a set 3.2-3.7x (56-63 ns). What is left
-// of a get: the key path literal (the runtime hands it out retained: a retain and a release),
-// the cache lookup and Observation's check for a tracking scope; of a set, the key path, the
-// value's lock, the change count. A set of state a view has read also tells its registrar
-// (willSet and didSet, each a lock and a retain): 8.6-9.1x (136-155 ns), shown without a budget.
+// Measured (Linux x86_64, 2 cores, Swift 6.3.1, release build, load 1 to 2, mutex read 22-24 ns,
+// write 19-20 ns; two runs): before the fast paths, a get 3.4-4.8x (64-95 ns) and a set 14.5-14.9x
+// (215-264 ns); now a get 2.0-2.2x (47-52 ns), 2.2-2.3x with 1,000 keys, 2.3-2.8x with 10,000
+// (noisy: one run of two over budget), and a set 9.3-9.5x (182-185 ns): OVER its budget of 8x.
+// The fast paths: `Application.state` and `State.value` are inlined into the client and
+// specialized (the cache lookup is one non-generic call returning the box retained), and an
+// `Int`-sized plain value is read from an atomic word without the lock. What is left of a get:
+// the key path literal (the runtime hands it out retained: ~20 ns with its release), the lookup,
+// the box's retain and release, Observation's check for a tracking scope. Of a set: the same key
+// path and lookup, the value's lock, the change count, and the registrar's willSet and didSet
+// (each a lock; ~60-70 ns together timed apart, a set's largest part, paid whether or not anyone observes:
+// Observation offers no way to tell that nobody does without losing a redraw to a race).
 
 extension Application {
     var benchCounter: State<Int> { state(initial: 0, feature: "Bench", id: "counter") }
