@@ -96,22 +96,23 @@ final class ModalLayer {
         }
     }
 
-    /// What is on screen, for the host to know when every pane must be drawn again.
+    /// What is on screen, for the host to know when every pane must be drawn again. Asked twice
+    /// a frame: the store is entered (a task-local value) only for panes that navigate, and the
+    /// confirmations and toasts are read through handles resolved once.
     func fingerprint(panes: [(applet: any Applet, scope: Scope)]) -> String {
-        Application.withCurrent(application) { fingerprintInStore(panes: panes) }
-    }
-
-    private func fingerprintInStore(panes: [(applet: any Applet, scope: Scope)]) -> String {
         var parts: [String] = []
         for (applet, scope) in panes {
             if let navigating = applet as? any NavigationApplet {
-                parts += Scope.with(scope) { navigating.presentedSheets.map(\.key) }
+                parts += Application.withCurrent(application) { Scope.with(scope) { navigating.presentedSheets.map(\.key) } }
             }
         }
-        parts += application.confirmations.value.map(\.id.uuidString)
-        parts += application.toasts.value.map(\.id.uuidString)
+        parts += confirmations.value.map(\.id.uuidString)
+        parts += toasts.value.map(\.id.uuidString)
         return parts.joined(separator: ",")
     }
+
+    /// The store's toasts, resolved once (see `confirmations`).
+    private lazy var toasts = application.toasts
 
     // MARK: Drawing
 
@@ -138,7 +139,7 @@ final class ModalLayer {
 
     /// Draws the confirmation on top, if one waits, over a dimmed screen.
     func drawConfirmation(in area: Rect, on canvas: inout Canvas) {
-        guard let confirmation = application.confirmations.value.last else {
+        guard let confirmation = confirmations.value.last else {
             confirmationTree = nil
             return
         }
@@ -163,7 +164,7 @@ final class ModalLayer {
 
     /// Draws the toasts bottom right, above `bottom`, and starts the timers of new ones.
     func drawToasts(above bottom: Int, width: Int, on canvas: inout Canvas) {
-        let toasts = application.toasts.value
+        let toasts = self.toasts.value
         for toast in toasts where toast.style.expires && toastTimers[toast.id] == nil {
             let timer = ScheduledAction(clock: clock)
             let application = self.application
@@ -188,7 +189,7 @@ final class ModalLayer {
 
     /// Dismisses the newest toast that would not go by itself; false if none.
     func dismissStickyToast() -> Bool {
-        guard let sticky = application.toasts.value.last(where: { !$0.style.expires }) else { return false }
+        guard let sticky = toasts.value.last(where: { !$0.style.expires }) else { return false }
         application.dismissToast(sticky.id)
         return true
     }
