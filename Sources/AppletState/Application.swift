@@ -84,6 +84,8 @@ open class Application: @unchecked Sendable {
     /// put their kind in front: "StoredState:Feature.id"), with where it was declared.
     let registry = Mutex<[String: Registered]>([:])
     let keyPathCache = KeyPathCache()
+    /// Declarations read before (`store.counter`), by where and how they are written.
+    let declarations = DeclarationCache()
 
     public required init() {}
 
@@ -203,13 +205,20 @@ open class Application: @unchecked Sendable {
     /// `state` and `scopedState`: in-memory state under its key (with the scope's, if `scoped`).
     private func memoryState<Value: Sendable>(initial: () -> Value, feature: String, id: String?, scoped: Bool,
                                               function: String, fileID: String, line: Int) -> State<Value> {
+        let cacheKey = DeclarationCache.Key(feature: feature, id: id ?? function, derived: id == nil, fileID: fileID, line: line,
+                                            scope: scoped ? Scope.currentIndex : 0, type: ObjectIdentifier(Value.self))
+        if let known = declarations.box(for: cacheKey) {
+            return State(box: unsafeDowncast(known as AnyObject, to: StateBox<Value>.self))
+        }
         let key = Self.key(feature: feature, id: id ?? function, scoped: scoped)
-        return State(box: box(
+        let resolved = box(
             key: key,
             declaration: Declaration(derived: id == nil, fileID: fileID, line: line),
             make: { StateBox(initial(), key: key) },
             fallback: { StateBox(initial(), key: $0) }
-        ))
+        )
+        declarations.insert(resolved, for: cacheKey)
+        return State(box: resolved)
     }
 
     /// The state at `keyPath` in the current store.

@@ -73,6 +73,31 @@ struct StoreCoreTests {
         }
     }
 
+    /// A declaration read again (`store.coreDraft`) finds its box without the registry: per
+    /// store, per scope, per computed id at one place, and the value type still decides.
+    @Test func declarationsReadAgainFindTheirOwnBoxes() {
+        let app = Application(), other = Application()
+        app.coreCount.value = 3
+        #expect(app.coreCount.value == 3 && other.coreCount.value == 0)
+        #expect(app.coreCount.box === app.coreCount.box)
+        for i in 0..<500 { app[coreKey: i].value = i * 2 }      // one place, 500 computed ids
+        for i in 0..<500 { #expect(app[coreKey: i].value == i * 2) }
+        #expect(Set((0..<500).map { ObjectIdentifier(app[coreKey: $0].box) }).count == 500)
+        let left = Scope(name: "notes", id: "left"), right = Scope(name: "notes", id: "right")
+        Application.withCurrent(app) {
+            Scope.with(left) { app.coreDraft.value = "left" }
+            Scope.with(right) { app.coreDraft.value = "right" }
+            Scope.with(left) { #expect(app.coreDraft.value == "left") }
+            Scope.with(right) { #expect(app.coreDraft.value == "right") }
+            #expect(app.coreDraft.value == "")
+            #expect(Application.state(\.coreDraft).value == "")
+        }
+        // The same name with another value type, at another place: a box of its own, reported.
+        let clash = app.state(initial: "text", feature: "Core", id: "count")
+        #expect(clash.value == "text" && app.coreCount.value == 3)
+        #expect(app.storeIssues.value.contains { $0.message.contains("two value types") })
+    }
+
     @Test func changesStreamsEveryNewValue() async {
         let app = Application()
         let state = app.coreCount
