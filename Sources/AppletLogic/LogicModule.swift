@@ -75,6 +75,8 @@ public final class LogicModule {
         if case .request(let request) = executable.kind {
             let result = apply(request)
             if case .failed(let error) = result { unhandled(error) }
+            // One shared finished task for every request that applied: nothing about it can change.
+            if case .ok = result { return .succeeded }
             return LogicTask(finished: result)
         }
         let task = LogicTask()
@@ -365,6 +367,9 @@ public final class LogicTask {
 
     init() {}
 
+    /// A task that succeeded already (a request that applied): shared, as nothing of it changes.
+    static let succeeded = LogicTask(finished: .ok)
+
     /// A task that has run to its end already.
     init(finished result: LogicModule.RunResult) {
         (outcome, error) = Self.outcome(of: result)
@@ -379,6 +384,8 @@ public final class LogicTask {
 
     /// Cancels its running side effects; nothing further of it runs.
     public func cancel() {
+        // A finished task has nothing left to cancel (and may be the shared `succeeded`).
+        guard outcome == nil else { return }
         isCancelled = true
         for effect in effects { effect.cancel() }
     }

@@ -69,6 +69,28 @@ struct LogicModuleTests {
         #expect(logic.actionLog.entries.first?.title == "add(2)" || logic.actionLog.entries.first?.title == "CounterRequest.add(2)")
     }
 
+    /// A lone request finishes before `send` returns; its task says how, and cancelling a
+    /// finished task changes nothing (tasks of requests that applied are one shared value).
+    @Test func aRequestsTaskIsFinishedWhenSendReturns() async {
+        let logic = makeModule()
+        let first = logic.send(.request(CounterRequest.add(1)))
+        #expect(first.outcome == .succeeded && first.error == nil)
+        first.cancel()
+        #expect(first.outcome == .succeeded)
+        let second = logic.send(.request(CounterRequest.add(1)))
+        #expect(second.outcome == .succeeded)
+        #expect(await second.finished() == .succeeded)
+        #expect(logic.store.logicCount.value == 2)
+        var failures: [String] = []
+        logic.onUnhandledError = { failures.append("\($0)") }
+        let failed = logic.send(.request(CounterRequest.fail))
+        #expect(failed.outcome == .failed("bad request"))
+        #expect(failed.error is BadRequest)
+        failed.cancel()
+        #expect(failed.outcome == .failed("bad request"))
+        #expect(failures == ["bad request"])
+    }
+
     @Test func anEffectsOutputGoesToThen() async {
         let logic = makeModule()
         let task = logic.send(.effect(LoadFile(path: "/a")) { text in .request(CounterRequest.note(text)) })
