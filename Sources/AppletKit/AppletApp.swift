@@ -83,6 +83,15 @@ public protocol AppletApp {
     /// The top line: the tab bar (the default), `.none` for a single view full screen, or the
     /// app's own view (see `HostShell`).
     @MainActor var shell: HostShell { get }
+
+    /// The terminal modes the app uses beyond drawing and keys: mouse, bracketed paste, the kitty
+    /// keyboard protocol (all by default). An app with no use for one leaves it out, and the
+    /// terminal is neither put in that mode nor taken out of it:
+    ///
+    /// ```swift
+    /// static var terminalFeatures: TerminalFeatures { [.bracketedPaste] }   // keyboard only, no mouse
+    /// ```
+    static var terminalFeatures: TerminalFeatures { get }
 }
 
 /// `Options` for an app without options of its own.
@@ -100,6 +109,7 @@ extension AppletApp {
     @MainActor public func prepare() throws {}
     @MainActor public func dependencies(_ dependencies: inout Dependencies) {}
     @MainActor public var shell: HostShell { .tabBar }
+    public static var terminalFeatures: TerminalFeatures { .all }
 
     /// Parses the command line, runs the app and exits with its status (see `AppletApp`).
     public static func main() async {
@@ -239,7 +249,7 @@ public struct AppletAppCommand<App: AppletApp>: AsyncParsableCommand {
             initial = index
         }
         do {
-            let terminal = try NcursesTerminal(environment: ProcessInfo.processInfo.environment)
+            let terminal = try NcursesTerminal(environment: ProcessInfo.processInfo.environment, features: App.terminalFeatures)
             terminal.logPath = logging.filePath
             terminal.crashLine = logging.filePath.map { "\(App.id): crashed; the terminal was restored and the backtrace is in \($0)" }
                 ?? "\(App.id): crashed; the terminal was restored (no log file could be opened for the backtrace)"

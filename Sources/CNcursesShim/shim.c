@@ -56,7 +56,14 @@ typedef struct {
     const char *on;    // bytes, or a terminfo capability name for TERMINFO rows
     const char *off;
     ak_negotiation *negotiation;   // NEGOTIATED rows only
+    int group;         // AK_GROUP_* an app may turn off (ak_set_groups_off); 0: always used
 } ak_mode;
+
+// The groups an app turned off before start-up: their rows are neither turned on nor reset
+// (RESET_ONLY rows are reset whatever: they are never turned on here).
+static int groups_off = 0;
+
+void ak_set_groups_off(int groups) { groups_off = groups; }
 
 // The kitty keyboard protocol: a stack of flags in the terminal, pushed and popped. Kitty keeps a
 // stack per screen, so it is pushed on the alternate screen and popped before leaving it (the
@@ -65,17 +72,20 @@ typedef struct {
 static ak_negotiation kitty_keyboard = { 0, 0 };
 
 static const ak_mode ak_modes[] = {
-    { "alternate screen (1049)",       AK_MODE_TERMINFO,   "smcup",       "rmcup",       NULL },
-    { "keypad transmit (1, =)",        AK_MODE_TERMINFO,   "smkx",        "rmkx",        NULL },
-    { "hidden cursor (25)",            AK_MODE_TERMINFO,   "civis",       "cnorm",       NULL },
-    { "mouse buttons (1000)",          AK_MODE_OURS,       "\033[?1000h", "\033[?1000l", NULL },
-    { "mouse drags (1002)",            AK_MODE_OURS,       "\033[?1002h", "\033[?1002l", NULL },
-    { "SGR mouse coordinates (1006)",  AK_MODE_OURS,       "\033[?1006h", "\033[?1006l", NULL },
-    { "bracketed paste (2004)",        AK_MODE_OURS,       "\033[?2004h", "\033[?2004l", NULL },
-    { "kitty keyboard, disambiguate (CSI > 1 u)", AK_MODE_NEGOTIATED, "\033[>1u", "\033[<u", &kitty_keyboard },
-    { "mouse motion (1003)",           AK_MODE_RESET_ONLY, NULL,          "\033[?1003l", NULL },
-    { "focus events (1004)",           AK_MODE_RESET_ONLY, NULL,          "\033[?1004l", NULL },
+    { "alternate screen (1049)",       AK_MODE_TERMINFO,   "smcup",       "rmcup",       NULL, 0 },
+    { "keypad transmit (1, =)",        AK_MODE_TERMINFO,   "smkx",        "rmkx",        NULL, 0 },
+    { "hidden cursor (25)",            AK_MODE_TERMINFO,   "civis",       "cnorm",       NULL, 0 },
+    { "mouse buttons (1000)",          AK_MODE_OURS,       "\033[?1000h", "\033[?1000l", NULL, AK_GROUP_MOUSE },
+    { "mouse drags (1002)",            AK_MODE_OURS,       "\033[?1002h", "\033[?1002l", NULL, AK_GROUP_MOUSE },
+    { "SGR mouse coordinates (1006)",  AK_MODE_OURS,       "\033[?1006h", "\033[?1006l", NULL, AK_GROUP_MOUSE },
+    { "bracketed paste (2004)",        AK_MODE_OURS,       "\033[?2004h", "\033[?2004l", NULL, AK_GROUP_PASTE },
+    { "kitty keyboard, disambiguate (CSI > 1 u)", AK_MODE_NEGOTIATED, "\033[>1u", "\033[<u", &kitty_keyboard, AK_GROUP_KITTY_KEYBOARD },
+    { "mouse motion (1003)",           AK_MODE_RESET_ONLY, NULL,          "\033[?1003l", NULL, 0 },
+    { "focus events (1004)",           AK_MODE_RESET_ONLY, NULL,          "\033[?1004l", NULL, 0 },
 };
+
+// Whether a row is in use: not in a group the app turned off.
+static int row_used(int i) { return (ak_modes[i].group & groups_off) == 0; }
 #define AK_MODE_COUNT (int)(sizeof ak_modes / sizeof ak_modes[0])
 
 // ---------------------------------------------------------------------------------------------
@@ -119,7 +129,7 @@ static void build_restore_bytes(void) {
     // Ours first (reverse order of turning on), then ncurses' own, as endwin() would. Negotiated
     // rows are not here: whether they are on is known only when the handler runs.
     for (int i = AK_MODE_COUNT - 1; i >= 0; i--) {
-        if (ak_modes[i].kind == AK_MODE_OURS || ak_modes[i].kind == AK_MODE_RESET_ONLY) append_restore(ak_modes[i].off);
+        if ((ak_modes[i].kind == AK_MODE_OURS && row_used(i)) || ak_modes[i].kind == AK_MODE_RESET_ONLY) append_restore(ak_modes[i].off);
     }
     append_restore(tigetstr("sgr0"));
     for (int i = AK_MODE_COUNT - 1; i >= 0; i--) {
@@ -157,7 +167,7 @@ static void negotiated_rows_on(void) {
     if (!curses_active || !screen_drawn) return;
     fflush(stdout);
     for (int i = 0; i < AK_MODE_COUNT; i++) {
-        if (ak_modes[i].kind == AK_MODE_NEGOTIATED && ak_modes[i].negotiation->supported) negotiated_on(i);
+        if (ak_modes[i].kind == AK_MODE_NEGOTIATED && ak_modes[i].negotiation->supported && row_used(i)) negotiated_on(i);
     }
 }
 
@@ -411,7 +421,7 @@ int ak_start(int want_color, int escape_delay_ms) {
 void ak_enable_modes(void) {
     fflush(stdout);
     for (int i = 0; i < AK_MODE_COUNT; i++) {
-        if (ak_modes[i].kind == AK_MODE_OURS) write_all_signal_safe(STDOUT_FILENO, ak_modes[i].on, strlen(ak_modes[i].on));
+        if (ak_modes[i].kind == AK_MODE_OURS && row_used(i)) write_all_signal_safe(STDOUT_FILENO, ak_modes[i].on, strlen(ak_modes[i].on));
     }
     // Negotiated rows go on now only if the alternate screen is up already; else at the next
     // ak_refresh, which is after start-up and after every resume.
@@ -422,7 +432,7 @@ void ak_disable_modes(void) {
     fflush(stdout);
     for (int i = AK_MODE_COUNT - 1; i >= 0; i--) {
         if (ak_modes[i].kind == AK_MODE_OURS) {
-            write_all_signal_safe(STDOUT_FILENO, ak_modes[i].off, strlen(ak_modes[i].off));
+            if (row_used(i)) write_all_signal_safe(STDOUT_FILENO, ak_modes[i].off, strlen(ak_modes[i].off));
         } else if (ak_modes[i].kind == AK_MODE_NEGOTIATED) {
             negotiated_off(i);
         }

@@ -52,8 +52,10 @@ public final class NcursesTerminal: Terminal {
     /// Checks that this process can take over a terminal and explains why not if it cannot:
     /// stdin and stdout must be terminals and `TERM` must name a known terminal type.
     ///
-    /// - Parameter environment: the process environment (for `TERM` and `NO_COLOR`).
-    public init(environment: [String: String], escapeDelay: Duration = .milliseconds(25)) throws {
+    /// - Parameters:
+    ///   - environment: the process environment (for `TERM` and `NO_COLOR`).
+    ///   - features: the modes beyond drawing and keys the app uses (all by default).
+    public init(environment: [String: String], escapeDelay: Duration = .milliseconds(25), features: TerminalFeatures = .all) throws {
         let notTerminals = [(STDIN_FILENO, "stdin"), (STDOUT_FILENO, "stdout")].filter { isatty($0.0) != 1 }.map(\.1)
         guard notTerminals.isEmpty else {
             let which = notTerminals.joined(separator: " and ")
@@ -72,7 +74,11 @@ public final class NcursesTerminal: Terminal {
         }
         self.escapeDelay = escapeDelay
         self.wantsColor = (environment["NO_COLOR"] ?? "").isEmpty
+        self.features = features
     }
+
+    /// The modes beyond drawing and keys this terminal turns on (and off again).
+    public let features: TerminalFeatures
 
     private let wantsColor: Bool
 
@@ -105,6 +111,7 @@ public final class NcursesTerminal: Terminal {
         let fd = ak_signal_pipe()
         for sig in [SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP, SIGCONT] { _ = ak_watch_signal(sig) }
         let delayMs = Int32(escapeDelay.components.attoseconds / 1_000_000_000_000_000 + escapeDelay.components.seconds * 1000)
+        ak_set_groups_off(features.groupsOff)
         let colors = ak_start(wantsColor ? 1 : 0, delayMs)
         guard colors >= 0 else {
             ak_stop()
@@ -118,9 +125,11 @@ public final class NcursesTerminal: Terminal {
         // answers only the DA1 query.
         decoder = InputDecoder()
         kittyKeyboard = KittyKeyboard.Detection()
-        ak_kitty_keyboard_query()
-        kittyKeyboard.queried()
-        awaitingDeviceAttributes = true
+        if features.contains(.kittyKeyboard) {
+            ak_kitty_keyboard_query()
+            kittyKeyboard.queried()
+            awaitingDeviceAttributes = true
+        }
         size = Size(width: Int(ak_cols()), height: Int(ak_lines()))
 
         let input = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)

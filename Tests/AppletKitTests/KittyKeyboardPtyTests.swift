@@ -27,6 +27,7 @@ extension PseudoTerminalTests {
 
         static let childVariable = "APPLETKIT_KITTY_PTY_CHILD"
         static let childFilter = "KittyKeyboardPtyTests/hostOnThisTerminal"
+        static let featuresVariable = "APPLETKIT_PTY_FEATURES"
 
         /// The app under test: an AppletHost with one applet that counts Ctrl-Enter, Enter and
         /// Ctrl-I, on the real terminal. Runs only in the process the tests below start.
@@ -39,7 +40,9 @@ extension PseudoTerminalTests {
             try #require(tty >= 0, "no controlling terminal")
             for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] { dup2(tty, fd) }
             close(tty)
-            let terminal = try NcursesTerminal(environment: ProcessInfo.processInfo.environment)
+            // `APPLETKIT_PTY_FEATURES=none`: an app that leaves every optional mode off.
+            let features: TerminalFeatures = ProcessInfo.processInfo.environment[Self.featuresVariable] == "none" ? [] : .all
+            let terminal = try NcursesTerminal(environment: ProcessInfo.processInfo.environment, features: features)
             let host = try AppletHost(tabs: [Tab(KeyProbeApplet())], application: Application(), terminal: terminal,
                                       animations: false)
             // The status an AppletApp would give, so the parent sees how it ended (1: could not run,
@@ -73,6 +76,38 @@ extension PseudoTerminalTests {
             #expect(wire.filter { !$0.isQuery } == [.alternateScreen(true), .push(1), .pop(1), .alternateScreen(false)], "\(wire)")
             #expect(host.terminal.screen.kittyKeyboardDepth == 0)
             #expect(!host.terminal.screen.isAlternateScreen)
+        }
+
+        /// `TerminalFeatures []`: no mouse, paste or kitty keyboard bytes on the wire, at start or
+        /// on the way out, and the app works as before on a terminal that would answer.
+        @Test func anAppWithoutOptionalFeaturesWritesNoneOfTheirModes() async throws {
+            guard let host = try Self.startHost(features: "none") else { return }
+            defer { host.terminal.close() }
+            try await host.terminal.waitUntil(timeout: .seconds(30)) { $0.isAlternateScreen && $0.contains("Ctrl-Enter x0") }
+            try host.terminal.send("\r")
+            try await host.terminal.waitFor(text: "Enter alone x1")
+            try host.terminal.send("q")
+            #expect(await host.terminal.waitForExit(timeout: .seconds(20)) == .exited(0), "\(host.log)")
+            let output = String(decoding: host.terminal.output, as: UTF8.self)
+            for mode in ["?1000", "?1002", "?1006", "?2004"] {
+                #expect(!output.contains("\u{1B}[\(mode)"), "\(mode) on the wire: \(output.debugDescription)")
+            }
+            #expect(Self.wire(host.terminal.output).filter { $0 != .alternateScreen(true) && $0 != .alternateScreen(false) } == [])
+            #expect(host.terminal.screen.kittyKeyboardDepth == 0)
+            #expect(!host.terminal.screen.isAlternateScreen)
+        }
+
+        /// The default: every mode set at start is reset on the way out.
+        @Test func theDefaultFeaturesSetAndResetMouseAndPaste() async throws {
+            guard let host = try Self.startHost() else { return }
+            defer { host.terminal.close() }
+            try await host.terminal.waitUntil(timeout: .seconds(30)) { $0.isAlternateScreen && $0.contains("Ctrl-Enter x0") }
+            try host.terminal.send("q")
+            #expect(await host.terminal.waitForExit(timeout: .seconds(20)) == .exited(0), "\(host.log)")
+            let output = String(decoding: host.terminal.output, as: UTF8.self)
+            for mode in ["?1000", "?1002", "?1006", "?2004"] {
+                #expect(output.contains("\u{1B}[\(mode)h") && output.contains("\u{1B}[\(mode)l"), "\(mode): \(output.debugDescription)")
+            }
         }
 
         @Test func aQuitSignalPopsBeforeLeavingTheAlternateScreen() async throws {
@@ -228,11 +263,12 @@ extension PseudoTerminalTests {
         /// The host on a new 80x24 pseudo-terminal, as the session's leader. With `answersQueries`
         /// the terminal answers as a kitty-capable one (`TerminalScreen` replies to `CSI ? u` with
         /// its flags, then to DA1); without, it answers nothing unless the test types a reply.
-        static func startHost(answersQueries: Bool = true) throws -> HostRun? {
+        static func startHost(answersQueries: Bool = true, features: String? = nil) throws -> HostRun? {
             guard let binary = testBinary else { return nil }
             let log = logPath()
             var environment = PseudoTerminal.defaultEnvironment
             environment[childVariable] = "1"
+            environment[featuresVariable] = features
             let terminal = try PseudoTerminal.start(
                 "/bin/sh", arguments: ["-c", "exec \"$0\" --testing-library swift-testing --filter \"$1\" >\"$2\" 2>&1",
                                        binary, childFilter, log],

@@ -99,4 +99,9 @@ struct TabsApp: AppletApp {
     var tabs: [Tab] { [Tab(CounterApplet()), Tab(ListApplet()), Tab(MirrorApplet())] }
 
     var statusBar: some View { TabsStatusLine() }
+
+    /// The C program has no mouse, paste or kitty keyboard support, and this workload uses none:
+    /// the same app leaves them off (with them on, AppletKit writes 80 bytes more: the modes set
+    /// at start and reset at the end).
+    static var terminalFeatures: TerminalFeatures { [] }
 }

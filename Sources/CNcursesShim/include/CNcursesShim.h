@@ -47,6 +47,10 @@ int ak_start(int want_color, int escape_delay_ms);
 /// first `ak_refresh` after start or resume (only then is ncurses on its alternate screen, and
 /// kitty keeps one stack of flags per screen). Every exit path (stop, suspend, a crash) resets
 /// every mode in that table.
+/// Groups of modes an app may leave off (it has no use for them): their rows are neither turned
+/// on nor reset. Call before `ak_start`.
+enum { AK_GROUP_MOUSE = 1, AK_GROUP_PASTE = 2, AK_GROUP_KITTY_KEYBOARD = 4 };
+void ak_set_groups_off(int groups);
 void ak_enable_modes(void);
 void ak_disable_modes(void);
 
