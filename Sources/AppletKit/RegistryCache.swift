@@ -3,8 +3,8 @@ import AppletUI
 import Observation
 import Synchronization
 
-/// The host's active `CommandRegistry`, kept between keys and frames until something it was made
-/// from changes: the router and the footer both ask for it on every key, and making it (every
+/// The host's active `CommandRegistry`, kept between keys and frames (one per tab and pane) until
+/// something it was made from changes: the router and the footer both ask for it on every key, and making it (every
 /// applet's `commands`, the keymap applied) was a fifth of a key's cost.
 ///
 /// A registry is made inside `withObservationTracking`, so a command list that reads state (a
@@ -20,7 +20,7 @@ import Synchronization
 @MainActor
 final class RegistryCache {
     /// What a registry is made from besides tracked state.
-    struct Key: Equatable {
+    struct Key: Hashable {
         var tab: Int
         var pane: Int
         var focusStops: Bool
@@ -38,26 +38,30 @@ final class RegistryCache {
         func set() { stale.store(true, ordering: .releasing) }
     }
 
-    private var made: (key: Key, registry: CommandRegistry, stale: StaleFlag)?
+    /// One registry per key (a tab's, a pane's), so switching back to a tab finds its commands.
+    private var made: [Key: (registry: CommandRegistry, stale: StaleFlag)] = [:]
+    /// Keys that name a render (embedded applets) are many over time: past this, start over.
+    private static let limit = 64
     /// Called (on whichever thread changed the state) when tracked state a registry read changes.
     private let onChange: @Sendable () -> Void
 
     init(onChange: @escaping @Sendable () -> Void) { self.onChange = onChange }
 
-    /// The registry for `key`: the one made last if its key is the same and nothing it read has
-    /// changed since, otherwise `make()`'s, tracked.
+    /// The registry for `key`: the one made for it before if nothing it read has changed since,
+    /// otherwise `make()`'s, tracked.
     func registry(for key: Key, make: () -> CommandRegistry) -> CommandRegistry {
-        if let made, made.key == key, !made.stale.isSet { return made.registry }
+        if let known = made[key], !known.stale.isSet { return known.registry }
         let stale = StaleFlag()
         let onChange = self.onChange
         let registry = withObservationTracking(make) {
             stale.set()
             onChange()
         }
-        made = (key, registry, stale)
+        if made.count >= Self.limit { made.removeAll(keepingCapacity: true) }
+        made[key] = (registry, stale)
         return registry
     }
 
-    /// Forgets the registry (the next request makes one).
-    func invalidate() { made = nil }
+    /// Forgets every registry (the next request makes one).
+    func invalidate() { made.removeAll() }
 }

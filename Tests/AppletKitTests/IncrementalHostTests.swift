@@ -128,6 +128,31 @@ struct RegistryCacheHostTests {
         #expect(terminal.lines[1].contains("tally 1"))
     }
 
+    @Test func switchingBackToATabFindsItsCommandsMade() throws {
+        let app = Application()
+        let made = EvaluationCount()
+        let terminal = HeadlessTerminal(width: 80, height: 12)
+        let host = try AppletHost(tabs: [Tab(CountingCommandsApplet(made: made)), Tab("Other", view: Text("other"))],
+                                  application: app, terminal: terminal)
+        try host.start()
+        terminal.send(.key(KeyEvent(.char("2"))))
+        host.renderIfNeeded()
+        terminal.send(.key(KeyEvent(.char("1"))))
+        host.renderIfNeeded()
+        let afterOneRound = made.count
+        for _ in 0..<5 {
+            terminal.send(.key(KeyEvent(.char("2"))))
+            host.renderIfNeeded()
+            #expect(terminal.text.contains("other"))
+            terminal.send(.key(KeyEvent(.char("1"))))
+            host.renderIfNeeded()
+            terminal.send(.key(KeyEvent(.char("+"))))
+            host.renderIfNeeded()
+        }
+        #expect(terminal.lines[1].contains("tally 5"))
+        #expect(made.count == afterOneRound, "made \(made.count - afterOneRound) more times")
+    }
+
     @Test func aChromeLinePutsBackWhatWasDrawnOverIt() {
         let tree = ViewTree()
         var line = ChromeLine<TabBarView>()
