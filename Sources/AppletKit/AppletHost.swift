@@ -666,11 +666,7 @@ public final class AppletHost {
 
     /// The modal that has the keyboard, if any (the focused pane's sheet, or a confirmation).
     private var topModal: ModalLayer.Modal? {
-        let applet = activeApplet
-        // Only a confirmation or a navigating applet's sheet is modal; the pane's scope is set
-        // (two task-local values) only when a sheet may be up.
-        guard modals.hasConfirmation || applet is any NavigationApplet else { return nil }
-        return inPane { modals.topModal(focusedApplet: applet) }
+        modals.topModal(focusedApplet: activeApplet, scope: paneScope(tab: selectedTab, pane: focusedPane[selectedTab]))
     }
 
     // MARK: Frames

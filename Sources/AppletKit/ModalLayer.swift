@@ -40,18 +40,16 @@ final class ModalLayer {
     /// frame, where going through the declaration would build its key and look it up each time.
     private lazy var confirmations = application.confirmations
 
-    /// The modal on top, given the focused pane's applet (call it in that pane's scope: a sheet
-    /// is the pane's navigation state).
-    func topModal(focusedApplet: any Applet) -> Modal? {
+    /// The modal on top, given the focused pane's applet and its scope (a sheet is the pane's
+    /// navigation state: the store and the scope are entered only to read it).
+    func topModal(focusedApplet: any Applet, scope: Scope) -> Modal? {
         if let confirmation = confirmations.value.last { return .confirmation(confirmation) }
         guard let navigating = focusedApplet as? any NavigationApplet else { return nil }
         return Application.withCurrent(application) {
-            navigating.presentedSheets.last.map { .sheet($0, navigating) }
+            Scope.with(scope) { navigating.presentedSheets.last.map { .sheet($0, navigating) } }
         }
     }
 
-    /// Whether a confirmation is up (it is modal whatever the focused pane is).
-    var hasConfirmation: Bool { !confirmations.value.isEmpty }
 
     /// The sheet-scope commands of a modal: `Esc` and the sheet's own.
     func commands(for modal: Modal) -> [Command] {
