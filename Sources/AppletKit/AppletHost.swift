@@ -402,7 +402,11 @@ public final class AppletHost {
 
     /// The active registry between keys and frames (see `RegistryCache`): state its commands read
     /// changing asks for a frame, which shows the new footer.
-    private lazy var registryCache = RegistryCache { [weak self] in
+    private lazy var registryCache = RegistryCache(onChange: frameOnNextTurn)
+
+    /// What an observer of the chrome or the registry calls when what it read changes (on the
+    /// thread that changed it): a frame on the next turn of the main queue. Made once.
+    private lazy var frameOnNextTurn: @Sendable () -> Void = { [weak self] in
         DispatchQueue.main.async { MainActor.assumeIsolated { self?.setNeedsDisplay() } }
     }
 
@@ -803,9 +807,7 @@ public final class AppletHost {
 
     /// Runs `draw` observing what it reads: a change asks for a frame.
     private func observingChrome(_ draw: () -> Void) {
-        withObservationTracking(draw) { [weak self] in
-            DispatchQueue.main.async { MainActor.assumeIsolated { self?.setNeedsDisplay() } }
-        }
+        withObservationTracking(draw, onChange: frameOnNextTurn)
     }
 
     /// The top line: the tab bar, the app's own shell view, or nothing.
