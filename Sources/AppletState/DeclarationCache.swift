@@ -15,7 +15,7 @@ import Synchronization
 /// declarations.insert(box, for: key)                 // after the registry resolved it
 /// ```
 final class DeclarationCache: Sendable {
-    struct Key: Hashable, Sendable {
+    struct Key: Equatable, Sendable {
         let feature: String
         let id: String
         let derived: Bool
@@ -25,7 +25,7 @@ final class DeclarationCache: Sendable {
         let type: ObjectIdentifier
         /// Computed once from all of the above: hashing the key is combining one word, and most
         /// unequal keys differ here.
-        private let digest: UInt64
+        fileprivate let digest: UInt64
 
         init(feature: String, id: String, derived: Bool, fileID: String, line: Int, scope: Int, type: ObjectIdentifier) {
             self.feature = feature
@@ -46,12 +46,13 @@ final class DeclarationCache: Sendable {
             if !hashed { h ^= UInt64(UInt(bitPattern: id.hashValue)) }
             h ^= UInt64(bitPattern: Int64(line)) &* 0x9E37_79B9_7F4A_7C15
             h ^= UInt64(bitPattern: Int64(scope)) &* 0xC2B2_AE3D_27D4_EB4F
-            h ^= UInt64(UInt(bitPattern: type.hashValue)) &* 0x1656_67B1_9E37_79F9
+            // The type's metadata address: unique per type, and no Hasher to seed and finalize.
+            h ^= UInt64(UInt(bitPattern: type)) &* 0x1656_67B1_9E37_79F9
             h ^= UInt64(feature.utf8.count &* 31 &+ fileID.utf8.count) &* 0x2545_F491_4F6C_DD1D
+            h ^= h >> 29
             digest = derived ? ~h : h
         }
 
-        func hash(into hasher: inout Hasher) { hasher.combine(digest) }
 
         static func == (a: Key, b: Key) -> Bool {
             a.digest == b.digest && a.line == b.line && a.scope == b.scope && a.type == b.type && a.derived == b.derived
@@ -59,11 +60,56 @@ final class DeclarationCache: Sendable {
         }
     }
 
-    private let boxes = Mutex<[Key: any StateStorage]>([:])
+    /// Open addressing on the key's digest, probed linearly: a read hashes nothing more (a
+    /// `Dictionary` would seed, feed and finalize a `Hasher` for the one word, the largest part
+    /// of a hit).
+    private struct Table {
+        struct Slot {
+            let key: Key
+            let box: any StateStorage
+        }
+        var slots = [Slot?](repeating: nil, count: 16)
+        var count = 0
+
+        func find(_ key: Key) -> (any StateStorage)? {
+            let mask = slots.count - 1
+            var index = Int(truncatingIfNeeded: key.digest) & mask
+            while let slot = slots[index] {
+                if slot.key == key { return slot.box }
+                index = (index + 1) & mask
+            }
+            return nil
+        }
+
+        mutating func insert(_ box: any StateStorage, for key: Key) {
+            if find(key) != nil { return }
+            if (count + 1) * 4 > slots.count * 3 {
+                let old = slots
+                slots = [Slot?](repeating: nil, count: old.count * 2)
+                count = 0
+                for case let slot? in old { place(slot) }
+            }
+            place(Slot(key: key, box: box))
+        }
+
+        private mutating func place(_ slot: Slot) {
+            let mask = slots.count - 1
+            var index = Int(truncatingIfNeeded: slot.key.digest) & mask
+            while slots[index] != nil { index = (index + 1) & mask }
+            slots[index] = slot
+            count += 1
+        }
+    }
+
+    private let table = Mutex(Table())
 
     /// The box `key` resolved to before, if it did.
-    func box(for key: Key) -> (any StateStorage)? { boxes.withLock { $0[key] } }
+    func box(for key: Key) -> (any StateStorage)? { table.withLock { $0.find(key) } }
 
-    /// Remembers what `key` resolved to.
-    func insert(_ box: any StateStorage, for key: Key) { boxes.withLock { $0[key] = box } }
+    /// Remembers what `key` resolved to (the first box stays if two threads resolved it at once:
+    /// the registry hands both the same box anyway).
+    func insert(_ box: any StateStorage, for key: Key) { table.withLock { $0.insert(box, for: key) } }
+
+    /// How many declarations are kept (tests).
+    var count: Int { table.withLock { $0.count } }
 }

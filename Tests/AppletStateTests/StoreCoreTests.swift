@@ -83,6 +83,11 @@ struct StoreCoreTests {
         for i in 0..<500 { app[coreKey: i].value = i * 2 }      // one place, 500 computed ids
         for i in 0..<500 { #expect(app[coreKey: i].value == i * 2) }
         #expect(Set((0..<500).map { ObjectIdentifier(app[coreKey: $0].box) }).count == 500)
+        // Each kept once (the table grew past its first size), and reading again adds nothing.
+        let kept = app.declarations.count
+        #expect(kept == 501)
+        for i in 0..<500 { _ = app[coreKey: i].value }
+        #expect(app.declarations.count == kept)
         let left = Scope(name: "notes", id: "left"), right = Scope(name: "notes", id: "right")
         Application.withCurrent(app) {
             Scope.with(left) { app.coreDraft.value = "left" }
