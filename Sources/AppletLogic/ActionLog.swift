@@ -74,8 +74,9 @@ public final class ActionLog {
     /// How many entries are kept.
     public let capacity: Int
     /// The entries and the counters, kept in one property so that logging an entry makes one
-    /// access to the log's storage (each is checked for exclusivity at run time).
-    @ObservationIgnored private var log = Ring()
+    /// access to the log's storage, and not checked for exclusivity at run time: the log is the
+    /// main actor's, and no access to it overlaps another (a `Ring` method never calls out).
+    @ObservationIgnored @exclusivity(unchecked) private var log = Ring()
 
     /// Changes with every entry (what a view observes).
     public var revision: Int {

@@ -34,7 +34,9 @@ public final class LogicModule {
     private var running: [EffectID: RunningEffect] = [:]
     private var inFlight: [Int: RunningEffect] = [:]
     private var effectNumber = 0
-    private var observers: [Int: ObserverBox] = [:]
+    // Read on every request: main-actor state that no access overlaps, so not checked for
+    // exclusivity at run time (a begin and an end access per read, a tenth of a send).
+    @exclusivity(unchecked) private var observers: [Int: ObserverBox] = [:]
     private var observerNumber = 0
     private var observerDepth = 0
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
@@ -200,25 +202,31 @@ public final class LogicModule {
         }
     }
 
-    /// Applies `request` to the store, logs and records it, then checks the observers. One clock
-    /// read before and one after: the second is both the end of its duration and its time.
+    /// Applies `request` to the store, logs and records it, then checks the observers. Its time
+    /// is when it started (one read of the precise clock); its duration is logged when it took a
+    /// tick of the coarse clock or more (see `CoarseClock`), else it would cost a second read of
+    /// the precise clock, a sixth of a send, to log a few hundred nanoseconds.
     private func apply(_ request: any Request) -> RunResult {
         let start = ContinuousClock.now
+        let tick = CoarseClock.tick()
         do {
             try request.apply(to: store)
-            let end = ContinuousClock.now
-            actionLog.append(.request(request), at: end, duration: end - start)
-            recorder?.request(request, at: end)
+            actionLog.append(.request(request), at: start, duration: Self.duration(since: start, tick: tick))
+            recorder?.request(request, at: start)
             interceptor?.requestApplied(request, error: nil)
             checkObservers()
             return .ok
         } catch {
-            let end = ContinuousClock.now
-            actionLog.append(.request(request), at: end, duration: end - start, error: error)
-            recorder?.request(request, at: end, error: error)
+            actionLog.append(.request(request), at: start, duration: Self.duration(since: start, tick: tick), error: error)
+            recorder?.request(request, at: start, error: error)
             interceptor?.requestApplied(request, error: error)
             return .failed(error)
         }
+    }
+
+    /// How long since `start`, if the coarse clock moved from `tick` meanwhile; nil if not.
+    private static func duration(since start: ContinuousClock.Instant, tick: Int) -> Duration? {
+        CoarseClock.tick() == tick ? nil : ContinuousClock.now - start
     }
 
     private func runSequence(_ parts: ArraySlice<Executable>, in task: LogicTask, completion: @escaping @MainActor (RunResult) -> Void) {

@@ -27,6 +27,15 @@ enum CounterRequest: Request, Codable, Equatable {
 
 struct BadRequest: Error, CustomStringConvertible { var description: String { "bad request" } }
 
+/// A request that takes `milliseconds` to apply (a reducer doing too much work).
+struct SlowRequest: Request {
+    var milliseconds: Int
+    func apply(to store: Application) {
+        usleep(useconds_t(milliseconds * 1000))
+        store.logicCount.value += 1
+    }
+}
+
 struct LoadFile: SideEffect, Codable, Equatable {
     typealias Output = String
     typealias Failure = LoadError
@@ -89,6 +98,17 @@ struct LogicModuleTests {
         failed.cancel()
         #expect(failed.outcome == .failed("bad request"))
         #expect(failures == ["bad request"])
+    }
+
+    /// A request is timed when it took a tick of the coarse clock or more (1-4 ms), precisely;
+    /// a quick one is logged without a duration rather than pay a second precise clock read.
+    @Test func aSlowRequestIsLoggedWithItsDuration() {
+        let logic = makeModule()
+        logic.send(.request(SlowRequest(milliseconds: 12)))
+        let slow = logic.actionLog.entries.last
+        #expect(slow?.category == "request")
+        let duration = slow?.duration ?? .zero
+        #expect(duration >= .milliseconds(12) && duration < .seconds(5), "\(duration)")
     }
 
     @Test func anEffectsOutputGoesToThen() async {
