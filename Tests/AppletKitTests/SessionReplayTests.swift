@@ -109,6 +109,13 @@ struct SessionReplayTests {
         #expect(kinds.isSuperset(of: [.input, .event, .request, .effect, .result, .coeffect]))
         #expect(session.entries.filter { $0.kind == .input }.count == 8)
         #expect(session.entries.contains { $0.kind == .request && $0.type == "DiceRequest" && $0.value != nil })
+        // Requests are kept apart from the other entries until the flush: the file still has
+        // every entry once, in the order they happened (an event before the requests it sent).
+        let numbers = session.entries.compactMap(\.n)
+        #expect(numbers == numbers.sorted() && Set(numbers).count == numbers.count, "\(numbers)")
+        let firstEvent = session.entries.firstIndex { $0.kind == .event } ?? .max
+        let firstRequest = session.entries.firstIndex { $0.kind == .request } ?? -1
+        #expect(firstEvent < firstRequest)
         #expect(session.files.keys.contains { $0.hasSuffix(".json") }, "the store file: \(session.files.keys)")
 
         // Twice, to be sure nothing of the first replay leaks into the second.
