@@ -19,16 +19,18 @@ import Synchronization
 //
 // Measured (Linux x86_64, 2 cores, Swift 6.3.1, release build, load 1 to 2, mutex read 22-24 ns,
 // write 19-20 ns; two runs): before the fast paths, a get 3.4-4.8x (64-95 ns) and a set 14.5-14.9x
-// (215-264 ns); now a get 2.0-2.2x (47-52 ns), 2.2-2.3x with 1,000 keys, 2.3-2.8x with 10,000
-// (noisy: one run of two over budget), and a set 9.3-9.5x (182-185 ns): OVER its budget of 8x.
-// The fast paths: `Application.state` and `State.value` are inlined into the client and
-// specialized (the cache lookup is one non-generic call returning the box retained), and an
-// `Int`-sized plain value is read from an atomic word without the lock. What is left of a get:
-// the key path literal (the runtime hands it out retained: ~20 ns with its release), the lookup,
-// the box's retain and release, Observation's check for a tracking scope. Of a set: the same key
-// path and lookup, the value's lock, the change count, and the registrar's willSet and didSet
-// (each a lock; ~60-70 ns together timed apart, a set's largest part, paid whether or not anyone observes:
-// Observation offers no way to tell that nobody does without losing a redraw to a race).
+// (215-264 ns); then a get 2.0-2.2x (47-52 ns), 2.2-2.3x with 1,000 keys, 2.3-2.8x with 10,000,
+// and a set 9.3-9.5x (182-185 ns); now (four runs) a get 2.1-2.7x, 2.3x with 1,000 keys,
+// 2.0-2.9x with 10,000 (the same code moves by +-15% between runs: one run in two prints a get
+// over), and a set 4.3-4.5x. The fast paths: `Application.state` and `State.value` are inlined
+// into the client and specialized (the cache lookup is one non-generic call returning the box
+// retained), an `Int`-sized plain value is read from an atomic word without the lock, and a set
+// tells Observation's registrar only when someone observes the value (`ObservedKeyPath`: the
+// registrar's willSet and didSet, a lock each, were half of a set). What is left of a get: the
+// key path literal (the runtime hands it out retained: ~20 ns with its release), the lookup, the
+// box's retain and release, Observation's check for a tracking scope. Of a set: the same key
+// path and lookup, the value's lock, the change count, and a look at the key path's reference
+// count.
 
 extension Application {
     var benchCounter: State<Int> { state(initial: 0, feature: "Bench", id: "counter") }
@@ -160,8 +162,8 @@ let benchmarks: @Sendable () -> Void = {
     }
     storeBenchmark("State set via Application.state(\\.key).value, of state a view has read", against: .write,
                    budget: nil, referenceScale: 6, warmup: warmup) { benchmark in
-        // A view that read it once registered with its registrar (and was told of the first set):
-        // from then on every set tells the registrar, which has no one left to tell.
+        // A view that read it once registered with its registrar and is told of the first set;
+        // from then on nobody observes it, and a set skips the registrar (`ObservedKeyPath`).
         withObservationTracking { blackHole(Application.state(\.benchObserved).value) } onChange: {}
         return measured(benchmark) {
             for i in benchmark.scaledIterations { Application.state(\.benchObserved).value = i }
