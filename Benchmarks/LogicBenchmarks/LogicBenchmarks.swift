@@ -151,14 +151,21 @@ let benchmarks: @Sendable () -> Void = {
                 plain.send(.request(SetValue(i)))
                 logic.send(.request(SetValue(i)))
             }
-            let plainTime = time {
-                for i in benchmark.scaledIterations { plain.send(.request(SetValue(i))) }
+            // Which loop runs first alternates from sample to sample, so that neither side always
+            // runs in the state the other left (caches, the allocator's free lists).
+            let plainFirst = benchmark.currentIteration % 2 == 0
+            var plainTime = Duration.zero
+            if plainFirst {
+                plainTime = time { for i in benchmark.scaledIterations { plain.send(.request(SetValue(i))) } }
             }
             benchmark.startMeasurement()
             let recordingTime = time {
                 for i in benchmark.scaledIterations { logic.send(.request(SetValue(i))) }
             }
             benchmark.stopMeasurement()
+            if !plainFirst {
+                plainTime = time { for i in benchmark.scaledIterations { plain.send(.request(SetValue(i))) } }
+            }
             recording.record(iteration: benchmark.currentIteration, subject: (recordingTime, runs),
                              references: [(plainTime, runs)])
             if benchmark.currentIteration > 0 {   // the first flush has nothing to write
