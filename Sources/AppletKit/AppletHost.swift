@@ -707,7 +707,7 @@ public final class AppletHost {
     /// What the chrome around the panes looked like last frame; when it changes, every pane of
     /// the tab is drawn again (the help overlay, sheets and toasts sit over panes).
     private var lastChrome: Chrome?
-    private struct Chrome: Equatable {
+    private struct Chrome: Hashable {
         var size: Size
         var tab: Int
         var help: Bool
@@ -784,7 +784,8 @@ public final class AppletHost {
             return
         }
         let layout = paneLayout(in: size)
-        observingChrome {
+        let chromeKey = self.chromeKey
+        shellObservation.run(key: chromeKey) {
             _ = application.tabRouter.value   // an applet may select a tab
             drawShell(on: &canvas)
         }
@@ -802,12 +803,25 @@ public final class AppletHost {
                 }
             }
         }
-        observingChrome { drawOverPanes(layout, on: &canvas) }
+        overPanesObservation.run(key: chromeKey) { drawOverPanes(layout, on: &canvas) }
     }
 
-    /// Runs `draw` observing what it reads: a change asks for a frame.
-    private func observingChrome(_ draw: () -> Void) {
-        withObservationTracking(draw, onChange: frameOnNextTurn)
+    /// What the chrome reads is observed, a change asks for a frame; an observation is installed
+    /// again only when it fired or `chromeKey` changed (see `ChromeObservation`).
+    private lazy var shellObservation = ChromeObservation(onChange: frameOnNextTurn)
+    private lazy var overPanesObservation = ChromeObservation(onChange: frameOnNextTurn)
+    /// How many observations of the chrome were installed (tests).
+    var chromeObservationsInstalled: Int { shellObservation.installed + overPanesObservation.installed }
+
+    /// The host state, not observable, that decides what the chrome reads: the chrome's shape
+    /// (tab, overlays, size...), the focused pane (whose commands the footer shows) and a chord
+    /// in progress.
+    private var chromeKey: Int {
+        var hasher = Hasher()
+        hasher.combine(currentChrome)
+        hasher.combine(focusedPane[selectedTab])
+        hasher.combine(router.pendingChord)
+        return hasher.finalize()
     }
 
     /// The top line: the tab bar, the app's own shell view, or nothing.

@@ -38,6 +38,28 @@ struct HostChromeTests {
         #expect(h.row(10) == " ● 2 counted", "on every tab")
     }
 
+    /// A frame whose chrome reads only state that did not change installs no new observation
+    /// (Observation cannot cancel one: each left behind was kept until the state moved, ~3 KB a
+    /// frame), and the waiting one still redraws the chrome when that state moves.
+    @Test func framesThatChangeNothingTheChromeReadsLeaveNoObservationBehind() async throws {
+        let h = try threeTabs(width: 60, height: 12, tab: 1)
+        h.host.statusBar = AnyView(TallyStatusBar())
+        h.host.renderIfNeeded()
+        let installed = h.host.chromeObservationsInstalled
+        for target in 30..<60 {   // read by the Mirror pane only: a frame each
+            Application.withCurrent(h.application) { Application.state(\.mirrorTarget).value = target }
+            await h.settle()
+        }
+        #expect(h.contains("Target 59"), "the pane drew: \(h.text)")
+        #expect(h.host.chromeObservationsInstalled == installed, "no frame added one")
+        Application.withCurrent(h.application) { Application.storedState(\.tally).value.count = 7 }
+        await h.settle()
+        #expect(h.row(10) == " ● 7 counted", "the waiting observation saw the status bar's state: \(h.text)")
+        #expect(h.host.chromeObservationsInstalled > installed)
+        h.press("3")              // another tab: the chrome reads again, observed again
+        #expect(h.row(10) == " ● 7 counted")
+    }
+
     @Test func servicesAreInstalledOnceAndEveryAppletReadsThem() throws {
         let h = try AppletTestHost(tabs: [Tab(GreeterApplet()), Tab(TallyApplet())], initialTab: 0, width: 60, height: 10)
         #expect(h.contains("Service: declared greeter"))

@@ -1,0 +1,62 @@
+import Observation
+import Synchronization
+
+/// Observes what one part of the host's chrome (the top line, what is drawn over the panes) reads,
+/// installing a new observation only when the last one fired or the host state that decides what
+/// it reads changed.
+///
+/// Observation cannot cancel an observation: one installed on every frame stays registered until
+/// something it read changes, so a frame whose chrome read only state that stays put (the tab
+/// router, the store's issues) left one more behind each time: about 3 KB per frame, and a burst
+/// of stale notifications when the value finally moved. While the last observation is waiting,
+/// and the chrome's key (the tab, the pane, the overlays, the size...) is the one it was made
+/// with, the chrome reads the same state again, which that observation already covers: `run`
+/// only draws.
+///
+/// Invariant: every observable value the chrome read on a frame is covered by a waiting
+/// observation, as long as what it reads is decided by those values and the key.
+///
+/// ```swift
+/// let shell = ChromeObservation(onChange: { host.setNeedsDisplay() })
+/// shell.run(key: chromeKey) { drawShell(on: &canvas) }   // observes
+/// shell.run(key: chromeKey) { drawShell(on: &canvas) }   // nothing changed: draws only
+/// ```
+@MainActor
+final class ChromeObservation {
+    /// Set by the observation it belongs to when it fires.
+    private final class Flag: Sendable {
+        let fired = Atomic<Bool>(false)
+    }
+
+    private var waiting: Flag?
+    private var key: Int?
+    private let onChange: @Sendable () -> Void
+    /// How many observations were installed (tests).
+    private(set) var installed = 0
+
+    init(onChange: @escaping @Sendable () -> Void) { self.onChange = onChange }
+
+    /// Runs `draw`, observing what it reads unless an observation made with the same `key` is
+    /// still waiting for a change.
+    func run(key: Int, _ draw: () -> Void) {
+        if key == self.key, let waiting, !waiting.fired.load(ordering: .acquiring) {
+            draw()
+            return
+        }
+        let flag = Flag()
+        waiting = flag
+        self.key = key
+        installed += 1
+        let onChange = self.onChange
+        withObservationTracking(draw) {
+            flag.fired.store(true, ordering: .releasing)
+            onChange()
+        }
+    }
+
+    /// Forgets the waiting observation: the next `run` observes again.
+    func reset() {
+        waiting = nil
+        key = nil
+    }
+}
