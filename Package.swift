@@ -81,7 +81,7 @@ let package = Package(
             "AppletLogic", "AppletState", .product(name: "Clocks", package: "swift-clocks"),
         ]),
         // Golden screens live in Tests/__Snapshots__/<target>/, outside every target (AppletTesting).
-        .testTarget(name: "AppletUITests", dependencies: ["AppletUI", "AppletTesting"]),
+        .testTarget(name: "AppletUITests", dependencies: ["AppletUI", "AppletState", "AppletTesting"]),
         .testTarget(name: "AppletNavigationTests", dependencies: [
             "AppletNavigation", "AppletTesting", .product(name: "Clocks", package: "swift-clocks"),
         ]),

@@ -1,3 +1,4 @@
+import AppletUI
 import Observation
 import Synchronization
 
@@ -11,7 +12,8 @@ import Synchronization
 /// of stale notifications when the value finally moved. While the last observation is waiting,
 /// and the chrome's key (the tab, the pane, the overlays, the size...) is the one it was made
 /// with, the chrome reads the same state again, which that observation already covers: `run`
-/// only draws.
+/// only draws. When the key changes, the waiting observation is ended (`CancellableObservation`)
+/// and a new one made.
 ///
 /// Invariant: every observable value the chrome read on a frame is covered by a waiting
 /// observation, as long as what it reads is decided by those values and the key.
@@ -29,6 +31,8 @@ final class ChromeObservation {
     }
 
     private var waiting: Flag?
+    /// The waiting observation, ended when a new key makes another one.
+    private var observation: CancellableObservation?
     private var key: Int?
     private let onChange: @Sendable () -> Void
     /// How many observations were installed (tests).
@@ -43,20 +47,20 @@ final class ChromeObservation {
             draw()
             return
         }
-        let flag = Flag()
+        observation?.cancel()
+        let flag = Flag(), observation = CancellableObservation()
         waiting = flag
+        self.observation = observation
         self.key = key
         installed += 1
         let onChange = self.onChange
-        withObservationTracking(draw) {
+        withObservationTracking {
+            observation.enroll()
+            draw()
+        } onChange: {
             flag.fired.store(true, ordering: .releasing)
+            guard !observation.isCancelled else { return }
             onChange()
         }
-    }
-
-    /// Forgets the waiting observation: the next `run` observes again.
-    func reset() {
-        waiting = nil
-        key = nil
     }
 }

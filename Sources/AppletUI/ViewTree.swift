@@ -88,6 +88,8 @@ public final class ViewTree {
     /// Whether the next `renderIfNeeded` must evaluate the view again.
     public private(set) var needsRender = true
     private var lastPlacement: (rect: Rect, isActive: Bool, theme: ResolvedTheme)?
+    /// The observation of the last `renderIfNeeded`'s reads, ended when the next replaces it.
+    private var lastObservation: CancellableObservation?
     /// Set from any thread when state the last render read changed.
     private let stateChanged = ChangeFlag()
 
@@ -117,9 +119,16 @@ public final class ViewTree {
         needsRender = false
         lastPlacement = (rect, isActive, theme)
         canvas.fill(rect, with: .blank())
+        // Drawn again without its state changing (input, the chrome): the last observation would
+        // stay registered until that state changes; it is ended, and this one replaces it.
+        lastObservation?.cancel()
+        let observation = CancellableObservation()
+        lastObservation = observation
         withObservationTracking {
+            observation.enroll()
             render(view, in: rect, on: &canvas, isActive: isActive)
         } onChange: { [weak self, stateChanged] in
+            guard !observation.isCancelled else { return }
             // Stores tell observers after the value is stored, on the thread that set it. The flag
             // is seen by the very next render, even one in the same turn; the hop schedules one.
             stateChanged.value.store(true, ordering: .releasing)

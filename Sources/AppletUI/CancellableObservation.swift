@@ -1,0 +1,47 @@
+import Observation
+import Synchronization
+
+/// Makes an observation installed with `withObservationTracking` cancellable, which Observation
+/// itself does not offer: an observation stays registered with everything it read until one of
+/// those values changes, so a view drawn again for another reason (its widgets took a key, the
+/// chrome around it changed) left its last observation behind, about 3 KB and a stale
+/// notification each, for as long as the values it read stayed put.
+///
+/// The tracked closure reads this object's `marker` first; `cancel()` marks it cancelled and
+/// announces a change of `marker`, which tells the observation (its `onChange` checks
+/// `isCancelled` and does nothing) and so ends it: Observation lets go of everything it read.
+///
+/// ```swift
+/// last?.cancel()
+/// let observation = CancellableObservation()
+/// last = observation
+/// withObservationTracking {
+///     observation.enroll()
+///     draw()
+/// } onChange: {
+///     guard !observation.isCancelled else { return }
+///     redraw()
+/// }
+/// ```
+public final class CancellableObservation: Observable, Sendable {
+    private let registrar = ObservationRegistrar()
+    private let cancelled = Atomic<Bool>(false)
+
+    public init() {}
+
+    /// What the tracked closure reads, so that `cancel()` can tell its observation.
+    public var marker: Int { 0 }
+
+    /// Ties the observation being made to this object; call it inside the tracked closure.
+    public func enroll() { registrar.access(self, keyPath: \.marker) }
+
+    /// Whether `cancel()` was called (an `onChange` that sees it does nothing).
+    public var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+
+    /// Ends the observation: it is told once (and ignores it), then observes nothing.
+    public func cancel() {
+        guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        registrar.willSet(self, keyPath: \.marker)
+        registrar.didSet(self, keyPath: \.marker)
+    }
+}

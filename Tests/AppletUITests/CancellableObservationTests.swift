@@ -1,0 +1,81 @@
+import Observation
+import Synchronization
+import Testing
+@testable import AppletState
+@testable import AppletUI
+
+extension Application {
+    var cancelProbe: State<Int> { state(initial: 0, feature: "Cancellable", id: "probe") }
+}
+
+/// How many references Observation holds to a box's `\.value` key path: one per observation
+/// waiting on it (and one in the registrar's table while any does), beside the box's own.
+@MainActor
+private func observersHolding(_ box: StateBox<Int>) -> UInt {
+    _getRetainCount(box.observed.keyPath)
+}
+
+@Suite("CancellableObservation: ending observations Observation would keep")
+@MainActor
+struct CancellableObservationTests {
+    @Test func aCancelledObservationLetsGoOfWhatItReadAndIsNotToldAgain() {
+        withStore {
+            let box = Application.state(\.cancelProbe).box
+            let told = Atomic<Int>(0)
+            let observation = CancellableObservation()
+            withObservationTracking {
+                observation.enroll()
+                _ = box.value
+            } onChange: {
+                guard !observation.isCancelled else { return }
+                told.add(1, ordering: .relaxed)
+            }
+            #expect(box.observed.mayBeObserved)
+            observation.cancel()
+            #expect(observation.isCancelled)
+            #expect(!box.observed.mayBeObserved, "Observation no longer holds what it read")
+            box.set(1)
+            #expect(told.load(ordering: .relaxed) == 0)
+            observation.cancel()   // twice: nothing more
+        }
+    }
+
+    @Test func anUncancelledObservationIsToldAsBefore() {
+        withStore {
+            let box = Application.state(\.cancelProbe).box
+            let told = Atomic<Int>(0)
+            let observation = CancellableObservation()
+            withObservationTracking {
+                observation.enroll()
+                _ = box.value
+            } onChange: {
+                guard !observation.isCancelled else { return }
+                told.add(1, ordering: .relaxed)
+            }
+            box.set(2)
+            #expect(told.load(ordering: .relaxed) == 1)
+        }
+    }
+
+    /// A pane drawn again without its state changing (its widgets took keys, the chrome moved)
+    /// keeps one observation of what it read, not one per drawing.
+    @Test func aTreeDrawnAgainAndAgainKeepsOneObservation() {
+        withStore {
+            let box = Application.state(\.cancelProbe).box
+            let tree = ViewTree()
+            var canvas = Canvas(size: Size(width: 20, height: 2))
+            let rect = Rect(x: 0, y: 0, width: 20, height: 2)
+            let pane = CountingPane(key: \.cancelProbe, evaluations: Counter())
+            tree.renderIfNeeded(pane, in: rect, on: &canvas)
+            let once = observersHolding(box)
+            for _ in 0..<30 {
+                tree.invalidate()
+                #expect(tree.renderIfNeeded(pane, in: rect, on: &canvas))
+            }
+            #expect(observersHolding(box) == once, "one observation, as after the first drawing")
+            Application.state(\.cancelProbe).value = 5   // and it still works
+            #expect(tree.renderIfNeeded(pane, in: rect, on: &canvas))
+            #expect(canvas.text.contains("value 5"))
+        }
+    }
+}
