@@ -42,7 +42,7 @@ struct FooterItem: Equatable {
         }
         if tabCount > 1 {
             let count = min(9, tabCount)
-            let digits = (1...count).allSatisfy { n in host("host.tab-\(n)")?.keys.first == KeySequence("\(n)") }
+            let digits = (1...count).allSatisfy { n in host(tabCommandIDs[n - 1])?.keys.first == digitKeys[n - 1] }
             if digits { items.append(FooterItem(key: "1-\(count)", title: "Tab")) }
             if let next = host("host.next-tab"), let previous = host("host.previous-tab") {
                 items.append(FooterItem(key: "\(next.keyLabel)/\(previous.keyLabel)", title: "Next/Prev"))
@@ -55,6 +55,11 @@ struct FooterItem: Equatable {
         if typing { items.append(FooterItem(key: "Esc", title: "Leave field")) }
         return items
     }
+
+    /// The ids of the host's commands for tabs 1 to 9, and the digit keys they come with: made
+    /// once, not on every frame (an interpolation and a key parse each).
+    private static let tabCommandIDs = (1...9).map { "host.tab-\($0)" }
+    private static let digitKeys = (1...9).map { KeySequence("\($0)") }
 
     /// The items that fit in `width`: the last two (help and quit) always stay, at the end; what
     /// does not fit is dropped before them (the help overlay lists it all).
