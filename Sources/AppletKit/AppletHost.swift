@@ -737,7 +737,7 @@ public final class AppletHost {
         // Each pane tracks the state it reads (ViewTree.renderIfNeeded): a change to it redraws that
         // pane alone, from whichever thread made it. The chrome's own reads (the tab router, the
         // status bar, sheets, toasts, store issues) are observed by `draw`.
-        Application.withCurrent(application) { draw(on: &frame) }
+        Application.withCurrent(application) { draw(on: &frame, chrome: chrome) }
         lastChrome = currentChrome
         renderedTab = selectedTab
         renderedLayout = Application.withCurrent(application) { layoutKey }
@@ -777,14 +777,14 @@ public final class AppletHost {
         renderedTab != selectedTab || Application.withCurrent(application) { layoutKey } != renderedLayout
     }
 
-    private func draw(on canvas: inout Canvas) {
+    private func draw(on canvas: inout Canvas, chrome: Chrome) {
         let size = canvas.size
         guard size.width >= Self.minimumSize.width, size.height >= Self.minimumSize.height else {
             chromeTree.render(TooSmallView(size: size, minimum: Self.minimumSize), in: Rect(origin: .zero, size: size), on: &canvas)
             return
         }
         let layout = paneLayout(in: size)
-        let chromeKey = self.chromeKey
+        let chromeKey = self.chromeKey(chrome)
         shellObservation.run(key: chromeKey) {
             _ = application.tabRouter.value   // an applet may select a tab
             drawShell(on: &canvas)
@@ -814,11 +814,11 @@ public final class AppletHost {
     var chromeObservationsInstalled: Int { shellObservation.installed + overPanesObservation.installed }
 
     /// The host state, not observable, that decides what the chrome reads: the chrome's shape
-    /// (tab, overlays, size...), the focused pane (whose commands the footer shows) and a chord
-    /// in progress.
-    private var chromeKey: Int {
+    /// (tab, overlays, size..., as `drawFrame` found it), the focused pane (whose commands the
+    /// footer shows) and a chord in progress.
+    private func chromeKey(_ chrome: Chrome) -> Int {
         var hasher = Hasher()
-        hasher.combine(currentChrome)
+        hasher.combine(chrome)
         hasher.combine(focusedPane[selectedTab])
         hasher.combine(router.pendingChord)
         return hasher.finalize()
