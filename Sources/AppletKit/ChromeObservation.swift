@@ -25,12 +25,8 @@ import Synchronization
 /// ```
 @MainActor
 final class ChromeObservation {
-    /// Set by the observation it belongs to when it fires.
-    private final class Flag: Sendable {
-        let fired = Atomic<Bool>(false)
-    }
-
-    private var waiting: Flag?
+    /// Set by the waiting observation when it fires.
+    private var waiting: ObservationFlag?
     /// The waiting observation, ended when a new key makes another one.
     private var observation: CancellableObservation?
     private var key: Int?
@@ -43,12 +39,12 @@ final class ChromeObservation {
     /// Runs `draw`, observing what it reads unless an observation made with the same `key` is
     /// still waiting for a change.
     func run(key: Int, _ draw: () -> Void) {
-        if key == self.key, let waiting, !waiting.fired.load(ordering: .acquiring) {
+        if key == self.key, let waiting, !waiting.isSet {
             draw()
             return
         }
         observation?.cancel()
-        let flag = Flag(), observation = CancellableObservation()
+        let flag = ObservationFlag(), observation = CancellableObservation()
         waiting = flag
         self.observation = observation
         self.key = key
@@ -58,9 +54,17 @@ final class ChromeObservation {
             observation.enroll()
             draw()
         } onChange: {
-            flag.fired.store(true, ordering: .releasing)
+            flag.set()
             guard !observation.isCancelled else { return }
             onChange()
         }
     }
+}
+
+/// Set, from whichever thread changed the state, by an observation when what it read changes:
+/// the registry it made is stale, the chrome it watched must be observed again.
+final class ObservationFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    var isSet: Bool { value.load(ordering: .acquiring) }
+    func set() { value.store(true, ordering: .releasing) }
 }

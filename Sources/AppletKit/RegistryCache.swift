@@ -1,7 +1,6 @@
 import AppletNavigation
 import AppletUI
 import Observation
-import Synchronization
 
 /// The host's active `CommandRegistry`, kept between keys and frames (one per tab and pane) until
 /// something it was made from changes: the router and the footer both ask for it on every key, and making it (every
@@ -31,15 +30,9 @@ final class RegistryCache {
         var embeddingRender: ContinuousClock.Instant?
     }
 
-    /// Set by the observation of the registry made last: it is stale.
-    final class StaleFlag: Sendable {
-        private let stale = Atomic<Bool>(false)
-        var isSet: Bool { stale.load(ordering: .acquiring) }
-        func set() { stale.store(true, ordering: .releasing) }
-    }
-
     /// One registry per key (a tab's, a pane's), so switching back to a tab finds its commands.
-    private var made: [Key: (registry: CommandRegistry, stale: StaleFlag)] = [:]
+    /// Each registry with the flag its observation sets when what it read changes (it is stale).
+    private var made: [Key: (registry: CommandRegistry, stale: ObservationFlag)] = [:]
     /// Keys that name a render (embedded applets) are many over time: past this, start over.
     private static let limit = 64
     /// Called (on whichever thread changed the state) when tracked state a registry read changes.
@@ -51,7 +44,7 @@ final class RegistryCache {
     /// otherwise `make()`'s, tracked.
     func registry(for key: Key, make: () -> CommandRegistry) -> CommandRegistry {
         if let known = made[key], !known.stale.isSet { return known.registry }
-        let stale = StaleFlag()
+        let stale = ObservationFlag()
         let onChange = self.onChange
         let registry = withObservationTracking(make) {
             stale.set()
