@@ -15,27 +15,32 @@ private func observersHolding(_ box: StateBox<Int>) -> UInt {
     _getRetainCount(box.observed.keyPath)
 }
 
+/// Observes `box`'s value through `observation`, counting in `told` the changes it is told of.
+private func observe(_ box: StateBox<Int>, with observation: CancellableObservation, counting told: Counter) {
+    withObservationTracking {
+        observation.enroll()
+        _ = box.value
+    } onChange: {
+        guard !observation.isCancelled else { return }
+        told.withLock { $0 += 1 }
+    }
+}
+
 @Suite("CancellableObservation: ending observations Observation would keep")
 @MainActor
 struct CancellableObservationTests {
     @Test func aCancelledObservationLetsGoOfWhatItReadAndIsNotToldAgain() {
         withStore {
             let box = Application.state(\.cancelProbe).box
-            let told = Atomic<Int>(0)
+            let told = Counter()
             let observation = CancellableObservation()
-            withObservationTracking {
-                observation.enroll()
-                _ = box.value
-            } onChange: {
-                guard !observation.isCancelled else { return }
-                told.add(1, ordering: .relaxed)
-            }
+            observe(box, with: observation, counting: told)
             #expect(box.observed.mayBeObserved)
             observation.cancel()
             #expect(observation.isCancelled)
             #expect(!box.observed.mayBeObserved, "Observation no longer holds what it read")
             box.set(1)
-            #expect(told.load(ordering: .relaxed) == 0)
+            #expect(told.count == 0)
             observation.cancel()   // twice: nothing more
         }
     }
@@ -43,17 +48,11 @@ struct CancellableObservationTests {
     @Test func anUncancelledObservationIsToldAsBefore() {
         withStore {
             let box = Application.state(\.cancelProbe).box
-            let told = Atomic<Int>(0)
+            let told = Counter()
             let observation = CancellableObservation()
-            withObservationTracking {
-                observation.enroll()
-                _ = box.value
-            } onChange: {
-                guard !observation.isCancelled else { return }
-                told.add(1, ordering: .relaxed)
-            }
+            observe(box, with: observation, counting: told)
             box.set(2)
-            #expect(told.load(ordering: .relaxed) == 1)
+            #expect(told.count == 1)
         }
     }
 
