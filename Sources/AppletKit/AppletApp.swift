@@ -111,21 +111,37 @@ extension AppletApp {
     @MainActor public var shell: HostShell { .tabBar }
     public static var terminalFeatures: TerminalFeatures { .all }
 
-    /// Parses the command line, runs the app and exits with its status (see `AppletApp`).
-    public static func main() async {
+    /// Parses the command line, runs the app and exits with its status (see `AppletApp`). The main
+    /// thread becomes the app's `MainRunLoop`: it waits for keys, signals and main-queue work in
+    /// one place and draws before it waits again.
+    @MainActor
+    public static func main() {
+        let command: any ParsableCommand
         do {
-            var command = try AppletAppCommand<Self>.parseAsRoot()
-            if var command = command as? any AsyncParsableCommand {
-                try await command.run()
-            } else {
-                try command.run()
-            }
-            AppletAppCommand<Self>.finish(0)
+            command = try AppletAppCommand<Self>.parseAsRoot()
         } catch {
-            // Help, version, usage errors and ExitCode(n) exit as ArgumentParser defines.
-            Application.shared.flush()
+            // Help, version and usage errors exit as ArgumentParser defines.
             AppletAppCommand<Self>.exit(withError: error)
         }
+        nonisolated(unsafe) let parsed = command
+        Task { @MainActor in
+            do {
+                if let asyncCommand = parsed as? any AsyncParsableCommand {
+                    nonisolated(unsafe) var command = asyncCommand
+                    try await command.run()
+                } else {
+                    var command = parsed
+                    try command.run()
+                }
+                AppletAppCommand<Self>.finish(0)
+            } catch {
+                // ExitCode(n) and errors thrown by a subcommand exit as ArgumentParser defines.
+                Application.shared.flush()
+                AppletAppCommand<Self>.exit(withError: error)
+            }
+        }
+        // The main thread waits for keys and main-queue work in one place (see `MainRunLoop`).
+        MainRunLoop.run()
     }
 }
 

@@ -405,9 +405,10 @@ public final class AppletHost {
     private lazy var registryCache = RegistryCache(onChange: frameOnNextTurn)
 
     /// What an observer of the chrome or the registry calls when what it read changes (on the
-    /// thread that changed it): a frame on the next turn of the main queue. Made once.
+    /// thread that changed it): a frame, asked for at once on the main run loop's thread, else
+    /// on the next turn of the main queue (see `MainRunLoop.perform`). Made once.
     private lazy var frameOnNextTurn: @Sendable () -> Void = { [weak self] in
-        DispatchQueue.main.async { MainActor.assumeIsolated { self?.setNeedsDisplay() } }
+        MainRunLoop.perform { self?.setNeedsDisplay() }
     }
 
     /// The commands of the pane's applet and of the applets shown inside its view, so an applet

@@ -1,4 +1,5 @@
 import Dispatch
+import Terminal
 
 /// When the host draws: at most one frame per turn of the main queue however many changes asked
 /// for one, and, while something animates, one every `interval`. It owns no drawing; `draw`
@@ -21,7 +22,11 @@ final class FrameScheduler {
     private var frameScheduled = false
     private var animationFrameScheduled = false
     /// Frames are drawn only while this is set (the host is running).
-    var isActive = false
+    var isActive = false {
+        didSet { observeRunLoop() }
+    }
+    /// Set while `MainRunLoop` draws the frame before it waits (no main-queue hop per frame).
+    private var runLoopObserver: Int?
 
     init(animationInterval: Duration = .milliseconds(33), draw: @escaping @MainActor () -> Void) {
         self.draw = draw
@@ -31,13 +36,24 @@ final class FrameScheduler {
     /// Asks for a frame on the next turn of the main queue; many calls in one turn draw once.
     func setNeedsDisplay() {
         needsDisplay = true
-        guard !frameScheduled, isActive else { return }
+        guard !frameScheduled, isActive, runLoopObserver == nil else { return }
         frameScheduled = true
         DispatchQueue.main.async { [weak self] in
             MainActor.assumeIsolated {
                 self?.frameScheduled = false
                 self?.renderIfNeeded()
             }
+        }
+    }
+
+    /// Under `MainRunLoop` the frame is drawn when the loop is about to wait: after the key's
+    /// handler and whatever main-queue work it caused, once.
+    private func observeRunLoop() {
+        if isActive, runLoopObserver == nil, MainRunLoop.isRunning {
+            runLoopObserver = MainRunLoop.addBeforeWaiting { [weak self] in self?.renderIfNeeded() }
+        } else if !isActive, let id = runLoopObserver {
+            MainRunLoop.removeBeforeWaiting(id)
+            runLoopObserver = nil
         }
     }
 

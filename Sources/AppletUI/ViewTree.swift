@@ -132,13 +132,11 @@ public final class ViewTree {
             // Stores tell observers after the value is stored, on the thread that set it. The flag
             // is seen by the very next render, even one in the same turn; the hop schedules one.
             stateChanged.value.store(true, ordering: .releasing)
-            DispatchQueue.main.async {
-                MainActor.assumeIsolated {
-                    // Unless a render in the meantime already took the change in.
-                    guard let self, self.stateChanged.value.exchange(false, ordering: .acquiring) else { return }
-                    self.needsRender = false
-                    self.invalidate()
-                }
+            MainRunLoop.perform {
+                // Unless a render in the meantime already took the change in.
+                guard let self, self.stateChanged.value.exchange(false, ordering: .acquiring) else { return }
+                self.needsRender = false
+                self.invalidate()
             }
         }
         // Something is animating: draw again on the next frame.

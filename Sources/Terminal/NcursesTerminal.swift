@@ -42,6 +42,9 @@ public final class NcursesTerminal: Terminal {
     private var awaitingDeviceAttributes = false
     private var inputSource: DispatchSourceRead?
     private var signalSource: DispatchSourceRead?
+    /// The signal pipe, when `MainRunLoop` watches it (and `stdin`) instead of dispatch sources.
+    private var watchedSignalFD: Int32?
+    private var watchesInput = false
     private var escapeTimer: DispatchWorkItem?
     private var running = false
     /// Where input is read to: one allocation for the terminal's life, not one per read.
@@ -132,15 +135,22 @@ public final class NcursesTerminal: Terminal {
         }
         size = Size(width: Int(ak_cols()), height: Int(ak_lines()))
 
-        let input = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
-        input.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.readInput() } }
-        input.resume()
-        inputSource = input
+        if MainRunLoop.isRunning {
+            MainRunLoop.watch(STDIN_FILENO) { [weak self] in self?.readInput() }
+            MainRunLoop.watch(fd) { [weak self] in self?.readSignals(fd) }
+            watchedSignalFD = fd
+            watchesInput = true
+        } else {
+            let input = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
+            input.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.readInput() } }
+            input.resume()
+            inputSource = input
 
-        let signals = DispatchSource.makeReadSource(fileDescriptor: fd, queue: .main)
-        signals.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.readSignals(fd) } }
-        signals.resume()
-        signalSource = signals
+            let signals = DispatchSource.makeReadSource(fileDescriptor: fd, queue: .main)
+            signals.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.readSignals(fd) } }
+            signals.resume()
+            signalSource = signals
+        }
     }
 
     public func present(_ canvas: Canvas) {
@@ -164,10 +174,11 @@ public final class NcursesTerminal: Terminal {
         guard running else { return }
         running = false
         escapeTimer?.cancel()
-        inputSource?.cancel()
-        inputSource = nil
+        stopWatchingInput()
         signalSource?.cancel()
         signalSource = nil
+        if let fd = watchedSignalFD { MainRunLoop.unwatch(fd) }
+        watchedSignalFD = nil
         readOutstandingReplies()
         awaitingDeviceAttributes = false
         ak_stop()
@@ -244,8 +255,7 @@ public final class NcursesTerminal: Terminal {
         if n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR) {
             // The terminal went away (window closed: end of file, or EIO from a hung-up tty):
             // treat it as a hang-up, once, rather than reading the dead descriptor for ever.
-            inputSource?.cancel()
-            inputSource = nil
+            stopWatchingInput()
             deliver(.terminate(signal: SIGHUP))
             return
         }
@@ -260,6 +270,13 @@ public final class NcursesTerminal: Terminal {
         }
         for event in events { deliver(event) }
         scheduleEscapeFlush()
+    }
+
+    private func stopWatchingInput() {
+        inputSource?.cancel()
+        inputSource = nil
+        if watchesInput { MainRunLoop.unwatch(STDIN_FILENO) }
+        watchesInput = false
     }
 
     /// Before the terminal is given back: reads input until the DA1 answer (the last one) came,

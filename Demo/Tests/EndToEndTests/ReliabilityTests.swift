@@ -211,6 +211,45 @@ struct ReliabilityTests {
         Self.expectRestored(run.terminal)
     }
 
+    @Test("Keys are read, handled and drawn by the main thread: one wake-up per key, none elsewhere")
+    func oneWakeUpPerKey() async throws {
+        let run = try await Self.launchDemo()
+        defer { run.terminal.close() }
+        let pid = run.terminal.processID
+        try run.terminal.send("+")
+        try await run.terminal.waitFor(text: "Count: 1")
+        let before = Self.wakeUps(of: pid)
+        for count in 2...41 {
+            try run.terminal.send("+")
+            try await run.terminal.waitFor(text: "Count: \(count)")
+        }
+        let after = Self.wakeUps(of: pid)
+        let main = after[pid, default: 0] - before[pid, default: 0]
+        let others = after.filter { $0.key != pid }.reduce(0) { $0 + $1.value - before[$1.key, default: 0] }
+        // The main thread waits in poll for the terminal and wakes for each key; with dispatch
+        // sources the manager thread and the main queue's worker would each wake for every key.
+        #expect(main >= 40, "the main thread woke \(main) times for 40 keys")
+        #expect(others < 20, "other threads woke \(others) times for 40 keys: \(before) -> \(after)")
+        try run.terminal.send("q")
+        #expect(await run.terminal.waitForExit() == .exited(0))
+        Self.expectRestored(run.terminal)
+    }
+
+    /// Each thread's voluntary context switches (times it waited and was woken), by thread id.
+    static func wakeUps(of pid: Int32) -> [Int32: Int] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        var result: [Int32: Int] = [:]
+        for task in tasks {
+            guard let tid = Int32(task),
+                  let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8),
+                  let line = status.split(separator: "\n").first(where: { $0.hasPrefix("voluntary_ctxt_switches:") }),
+                  let count = Int(line.dropFirst("voluntary_ctxt_switches:".count).trimmingCharacters(in: .whitespaces))
+            else { continue }
+            result[tid] = count
+        }
+        return result
+    }
+
     @Test("A lone Esc arrives within 100 ms; Esc, 50 ms, + is Esc then +")
     func escapeTiming() async throws {
         let run = try await Self.launchFixture()
