@@ -27,6 +27,18 @@ struct LoggingTests {
         #expect(!text.contains("not shown"))
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber
         #expect(mode?.intValue == 0o600)
+        let folderMode = try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? NSNumber
+        #expect(folderMode?.intValue == 0o700)
+    }
+
+    @Test func aLogOpenedAgainKeepsWhatWasThereAndAppends() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("log-\(UUID().uuidString)/deeper/still").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/demo.log"
+        try #require(LogFile(path: path)).write("first run\n")
+        let again = try #require(LogFile(path: path))
+        again.write("second run\n")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "first run\nsecond run\n")
     }
 
     @Test func anUnopenableLogFileMeansMemoryOnly() throws {

@@ -1,6 +1,13 @@
 import Foundation
 import Logging
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+private let systemWrite = Glibc.write
+#elseif canImport(Darwin)
+import Darwin
+private let systemWrite = Darwin.write
+#endif
 
 /// A swift-log handler that appends lines to a log file and to an in-memory `LogRingBuffer`, and
 /// never writes to the terminal (which the UI owns).
@@ -31,28 +38,55 @@ struct AppletLogHandler: LogHandler {
 }
 
 /// An append-only log file shared by all handlers; lines are written whole, in order.
+///
+/// Plain POSIX calls (`mkdir`, `open` with `O_APPEND`, `write`): the file is opened while the app
+/// launches, where `FileManager` and `FileHandle` cost a millisecond of first-use set-up.
 final class LogFile: Sendable {
     let path: String
-    private let handle: Mutex<FileHandle?>
+    /// The open file; -1 once a write failed (disk full): logging then stops trying.
+    private let descriptor: Mutex<Int32>
 
-    /// Opens (creating) the file; nil if it cannot be opened — logging then goes to memory only.
+    /// Opens (creating it, and its folder, owner-only) the file; nil if it cannot be opened —
+    /// logging then goes to memory only.
     init?(path: String) {
-        let directory = (path as NSString).deletingLastPathComponent
-        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                 attributes: [.posixPermissions: NSNumber(value: 0o700)])
-        if !FileManager.default.fileExists(atPath: path) {
-            guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: NSNumber(value: 0o600)]) else { return nil }
-        }
-        guard let handle = FileHandle(forWritingAtPath: path) else { return nil }
-        handle.seekToEndOfFile()
+        Self.makeFolders(of: path)
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return nil }
         self.path = path
-        self.handle = Mutex(handle)
+        self.descriptor = Mutex(fd)
+    }
+
+    deinit {
+        descriptor.withLock { fd in if fd >= 0 { close(fd) } }
     }
 
     func write(_ line: String) {
-        handle.withLock { handle in
-            guard let h = handle else { return }
-            do { try h.write(contentsOf: Data(line.utf8)) } catch { handle = nil }  // disk full: stop trying
+        descriptor.withLock { fd in
+            guard fd >= 0 else { return }
+            var line = line
+            let written = line.withUTF8 { bytes -> Bool in
+                var offset = 0
+                while offset < bytes.count {
+                    let n = systemWrite(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                    if n < 0, errno == EINTR { continue }
+                    guard n > 0 else { return false }
+                    offset += n
+                }
+                return true
+            }
+            if !written {
+                close(fd)
+                fd = -1
+            }
+        }
+    }
+
+    /// Creates each missing folder on the way to `path` (mode 0700); existing ones are left as they are.
+    private static func makeFolders(of path: String) {
+        var folder = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/").dropLast() {
+            folder += "/" + component
+            _ = mkdir(folder, 0o700)
         }
     }
 
