@@ -118,7 +118,15 @@ extension AppletApp {
     public static func main() {
         let command: any ParsableCommand
         do {
-            command = try AppletAppCommand<Self>.parseAsRoot()
+            // The usual line, read without ArgumentParser's reflection (see StandardOptionsFastPath);
+            // anything else, and a line that fails validation, is parsed (and reported) by it.
+            if Options.self == NoOptions.self,
+               let standard = StandardOptionsFastPath.parse(Array(CommandLine.arguments.dropFirst())),
+               let fast = AppletAppCommand<Self>(validated: standard) {
+                command = fast
+            } else {
+                command = try AppletAppCommand<Self>.parseAsRoot()
+            }
         } catch {
             // Help, version and usage errors exit as ArgumentParser defines.
             AppletAppCommand<Self>.exit(withError: error)
@@ -206,6 +214,13 @@ public struct AppletAppCommand<App: AppletApp>: AsyncParsableCommand {
     @OptionGroup public var options: App.Options
 
     public init() {}
+
+    /// The command with these standard options and the app's default ones, if they pass `validate`.
+    init?(validated standard: StandardOptions) {
+        self.standard = standard
+        self.options = App.Options()
+        guard (try? validate()) != nil else { return nil }
+    }
 
     public mutating func validate() throws {
         guard App.themes[standard.theme] != nil else {
