@@ -112,7 +112,12 @@ public struct List<Row: View>: View {
         rowContext.axis = .horizontal
         let row = self.row
         nodes.append(ListNode(context: context, count: count, selection: selection, marked: marked, searchText: searchText) { index in
-            HStack { row(index) }.makeSingleNode(rowContext.child(hashing: index))
+            // Laid out as `HStack { row(index) }` would be, without a stack for the usual row of
+            // one view: that view's node, placed at its own width (`ListNode.place`).
+            var rowNodes: [Node] = []
+            row(index)._makeNodes(rowContext.child(hashing: index), into: &rowNodes)
+            if rowNodes.count == 1 { return ListNode.Row(node: rowNodes[0], isStack: false) }
+            return ListNode.Row(node: StackNode(axis: .horizontal, spacing: 0, alignment: .start, children: rowNodes), isStack: true)
         })
     }
 }
@@ -130,12 +135,18 @@ final class ListNode: Node, FocusableNode {
         var notFound = false
     }
 
+    /// One row's node: a stack of its views, or its only view's node.
+    struct Row {
+        let node: Node
+        let isStack: Bool
+    }
+
     let focusID: ViewID
     let count: Int
     let selection: Binding<Int>
     let marked: Binding<Set<Int>>?
     let searchText: (@MainActor (Int) -> String)?
-    let makeRow: @MainActor (Int) -> Node
+    let makeRow: @MainActor (Int) -> Row
     let emit: EventEmitter<ListEvent>
     let state: WidgetStateBox<State>
     let style: Style
@@ -149,7 +160,7 @@ final class ListNode: Node, FocusableNode {
     private var markWidth: Int { marked == nil ? 0 : 2 }
 
     init(context: ResolveContext, count: Int, selection: Binding<Int>, marked: Binding<Set<Int>>?,
-         searchText: (@MainActor (Int) -> String)?, makeRow: @escaping @MainActor (Int) -> Node) {
+         searchText: (@MainActor (Int) -> String)?, makeRow: @escaping @MainActor (Int) -> Row) {
         self.focusID = context.id
         self.count = count
         self.selection = selection
@@ -212,9 +223,9 @@ final class ListNode: Node, FocusableNode {
         for index in first..<last {
             let y = frame.y + index - first
             let rowRect = Rect(x: frame.x, y: y, width: frame.width, height: 1)
-            let node = makeRow(index)
-            node.place(in: Rect(x: frame.x + markWidth, y: y, width: max(0, frame.width - markWidth), height: 1))
-            node.draw(in: &canvas, clip: area)
+            let row = makeRow(index)
+            Self.place(row, in: Rect(x: frame.x + markWidth, y: y, width: max(0, frame.width - markWidth), height: 1))
+            row.node.draw(in: &canvas, clip: area)
             if let markedRows, markedRows.contains(index) {
                 canvas.put("✓", at: Point(x: frame.x, y: y), style: style, clip: area)
                 // The selection colours only: in monochrome they would be `reverse`, which is
@@ -233,6 +244,15 @@ final class ListNode: Node, FocusableNode {
                 }
             }
         }
+    }
+
+    /// Where a row goes: a stack over the whole line; a lone view at the size it asks for, from
+    /// the line's start, as the one child of a horizontal stack would be.
+    static func place(_ row: Row, in line: Rect) {
+        guard !row.isStack else { return row.node.place(in: line) }
+        let size = row.node.sizeThatFits(ProposedSize(width: line.width, height: line.height))
+        row.node.place(in: Rect(x: line.x, y: line.y, width: min(max(0, size.width), line.width),
+                                height: min(max(0, size.height), line.height)))
     }
 
     /// `/query` on the last row; when it is too long, its end (where the typing is) shows.

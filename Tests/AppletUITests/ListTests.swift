@@ -68,6 +68,22 @@ struct ListTests {
         #expect(canvas.lines.last == "row 500000")
     }
 
+    @Test("A row lays out as HStack { row } would: several views side by side, one at its own width")
+    func rowsLayOutLikeAnHStack() {
+        let selection = SelectionBox()
+        let several = List(count: 3, selection: selection.binding) { row in
+            Text("#\(row)")
+            Spacer()
+            Text("end")
+        }
+        let single = List(count: 3, selection: selection.binding) { Text("r\($0)").padding(.leading, 2) }
+        #expect(render(several, width: 12, height: 3, tree: ViewTree()).lines == ["#0       end", "#1       end", "#2       end"])
+        #expect(render(single, width: 12, height: 3, tree: ViewTree()).lines == ["  r0", "  r1", "  r2"])
+        // The selected row is reversed across the whole line either way.
+        let canvas = render(several, width: 12, height: 3, tree: ViewTree())
+        #expect(canvas[11, 0].style.attributes.contains(.reverse) && canvas[5, 0].style.attributes.contains(.reverse))
+    }
+
     @Test func wheelAndClickMoveTheSelection() {
         let tree = ViewTree()
         let selection = SelectionBox()
