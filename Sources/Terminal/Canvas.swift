@@ -105,10 +105,19 @@ public struct Canvas: Hashable, Sendable {
             }
         }
         let w = size.width
-        cells.withUnsafeMutableBufferPointer { cells in
+        // As two 64-bit words per cell (a Cell is 16 bytes, no padding): a few stores a cell
+        // where assigning the struct field by field took a dozen instructions.
+        let (low, high) = unsafeBitCast(cell, to: (UInt64, UInt64).self)
+        cells.withUnsafeMutableBytes { bytes in
+            let base = bytes.baseAddress!
             for y in r.minY..<r.maxY {
-                let row = y * w
-                for x in r.minX..<r.maxX { cells[row + x] = cell }
+                var offset = (y * w + r.minX) * MemoryLayout<Cell>.stride
+                let end = (y * w + r.maxX) * MemoryLayout<Cell>.stride
+                while offset < end {
+                    base.storeBytes(of: low, toByteOffset: offset, as: UInt64.self)
+                    base.storeBytes(of: high, toByteOffset: offset + 8, as: UInt64.self)
+                    offset += MemoryLayout<Cell>.stride
+                }
             }
         }
     }
@@ -170,19 +179,24 @@ public struct Canvas: Hashable, Sendable {
         cells.withUnsafeBufferPointer { new in
             previous.cells.withUnsafeBufferPointer { old in
                 let rowBytes = w * MemoryLayout<Cell>.stride
+                let newBytes = UnsafeRawPointer(new.baseAddress!), oldBytes = UnsafeRawPointer(old.baseAddress!)
+                // Cells compare as bytes: every field is a plain integer and there is no padding
+                // (CanvasTests checks the 16-byte layout), so equal bytes are exactly equal cells.
+                @inline(__always) func differs(_ i: Int) -> Bool {
+                    let offset = i &* MemoryLayout<Cell>.stride
+                    return newBytes.load(fromByteOffset: offset, as: UInt64.self) != oldBytes.load(fromByteOffset: offset, as: UInt64.self)
+                        || newBytes.load(fromByteOffset: offset &+ 8, as: UInt64.self) != oldBytes.load(fromByteOffset: offset &+ 8, as: UInt64.self)
+                }
                 for y in 0..<size.height {
                     let start = y * w
-                    // Fast path: an unchanged row is equal bytes (a Cell has no padding; were
-                    // that ever untrue, equal bytes would still mean equal cells).
-                    if memcmp(new.baseAddress! + start, old.baseAddress! + start, rowBytes) == 0 { continue }
+                    // Fast path: an unchanged row is equal bytes.
+                    if memcmp(newBytes + start * MemoryLayout<Cell>.stride, oldBytes + start * MemoryLayout<Cell>.stride, rowBytes) == 0 { continue }
                     var i = start
                     while i < start + w {
-                        let cell = new[i]
-                        var changed = cell != old[i]
                         // A wide character whose right half changed underneath must be redrawn too.
-                        if !changed, cell.width == 2, i + 1 < start + w, new[i + 1] != old[i + 1] { changed = true }
-                        if changed && !cell.isContinuation {
-                            out.append(Change(position: Point(x: i - start, y: y), cell: cell))
+                        if differs(i) || (new[i].width == 2 && i + 1 < start + w && differs(i + 1)) {
+                            let cell = new[i]
+                            if !cell.isContinuation { out.append(Change(position: Point(x: i - start, y: y), cell: cell)) }
                         }
                         i += 1
                     }
