@@ -38,13 +38,16 @@ import Darwin
 /// any command by id; the footer, help and palette are drawn from the same registry.
 @MainActor
 public final class AppletHost {
+    // Fields every key or frame reads are `@exclusivity(unchecked)`: the host lives on the main
+    // actor and none of them is accessed while another access to it is open, so the run-time
+    // check proves nothing and costs about a hundred instructions each time.
     public let tabs: [Tab]
     public let application: Application
     /// The tab on screen (0-based).
-    public private(set) var selectedTab: Int
+    @exclusivity(unchecked) public private(set) var selectedTab: Int
     /// The focused pane of each tab.
-    private var focusedPane: [Int]
-    private var trees: [[ViewTree]]
+    @exclusivity(unchecked) private var focusedPane: [Int]
+    @exclusivity(unchecked) private var trees: [[ViewTree]]
     private let terminal: any Terminal
     /// Decides when a frame is drawn (`setNeedsDisplay`, the animation clock).
     private lazy var frames = FrameScheduler(animationInterval: Self.animationFrameInterval) { [unowned self] in
@@ -54,13 +57,13 @@ public final class AppletHost {
     private var flushTask: Task<Void, Never>?
     public private(set) var isRunning = false
     /// Whether the help overlay (`?`) is open.
-    public private(set) var isShowingHelp = false
+    @exclusivity(unchecked) public private(set) var isShowingHelp = false
     /// The command palette (`Ctrl-P`), while it is open.
-    public private(set) var palette: CommandPalette?
+    @exclusivity(unchecked) public private(set) var palette: CommandPalette?
     /// Whether the command palette is open.
     public var isShowingPalette: Bool { palette != nil }
     /// The devtools' action log (`F12`), while it is open.
-    public private(set) var actionLogOverlay: ActionLogOverlay?
+    @exclusivity(unchecked) public private(set) var actionLogOverlay: ActionLogOverlay?
     /// The store's logic module: what applets send requests and side effects through. The host
     /// shows its unhandled errors as error toasts and cancels its effects on quit.
     public var logic: LogicModule { application.logic.value }
@@ -79,9 +82,9 @@ public final class AppletHost {
     /// The user's keymap: commands rebound by id.
     public let keymap: Keymap
     /// How the last key was routed: which level took it and why the others did not.
-    public private(set) var lastRoutingTrace: RoutingTrace?
+    @exclusivity(unchecked) public private(set) var lastRoutingTrace: RoutingTrace?
     /// Shows `lastRoutingTrace` on the line above the footer (`--debug-keys`).
-    public var showsRoutingTrace = false
+    @exclusivity(unchecked) public var showsRoutingTrace = false
     private var router: KeyRouter
     /// Measures the chord timeout and how long a message stays (tests use a TestClock).
     private let chordTimer: ScheduledAction
@@ -707,7 +710,7 @@ public final class AppletHost {
     private var frame = Canvas(size: .zero)
     /// What the chrome around the panes looked like last frame; when it changes, every pane of
     /// the tab is drawn again (the help overlay, sheets and toasts sit over panes).
-    private var lastChrome: Chrome?
+    @exclusivity(unchecked) private var lastChrome: Chrome?
     private struct Chrome: Hashable {
         var size: Size
         var tab: Int
@@ -754,9 +757,9 @@ public final class AppletHost {
     }
 
     /// The tab the last frame showed.
-    private var renderedTab = -1
+    @exclusivity(unchecked) private var renderedTab = -1
     /// `layoutKey` when the last frame was drawn.
-    private var renderedLayout = 0
+    @exclusivity(unchecked) private var renderedLayout = 0
 
     /// What decides which widgets the trees hold: the tab, each pane's screen and sheets, the
     /// confirmation. A key that changed it (Enter pushing a screen) makes the next key in the same

@@ -153,7 +153,7 @@ final class ListNode: Node, FocusableNode {
     let markedStyle: Style
     let queryStyle: Style
     let notFoundStyle: Style
-    var isFocused = false
+    @exclusivity(unchecked) var isFocused = false
     private var visibleRows = 1
 
     /// Columns of the mark column in multi-selection mode: `✓` and a space.
@@ -220,6 +220,7 @@ final class ListNode: Node, FocusableNode {
         let last = min(count, first + (showsQueryLine ? visibleRows : frame.height))
         let markedRows = marked?.wrappedValue
         let markWidth = self.markWidth
+        let isFocused = self.isFocused   // read once, not in the restyle closure for every cell
         for index in first..<last {
             let y = frame.y + index - first
             let rowRect = Rect(x: frame.x, y: y, width: frame.width, height: 1)

@@ -148,8 +148,9 @@ let unboundedLength = 1 << 20
 /// themselves (`sizeThatFits`), are placed (`place`), then draw into the canvas (`draw`).
 @MainActor
 open class Node {
-    /// Where the node was placed, in screen cells.
-    public internal(set) var frame: Rect = .zero
+    /// Where the node was placed, in screen cells. (Read and written on the main actor only, never
+    /// during another access: exempt from the run-time exclusivity check, a tenth of a text's draw.)
+    @exclusivity(unchecked) public internal(set) var frame: Rect = .zero
     /// The last few measurements, inline (no allocation per node): stacks ask the same child the
     /// same question several times.
     private var cache = MeasureCache()

@@ -31,39 +31,42 @@ import Terminal
 /// ```
 @MainActor
 public final class ViewTree {
-    private var widgetStates: [ViewID: Any] = [:]
+    // The fields a frame reads and writes most are `@exclusivity(unchecked)`: the tree lives on
+    // the main actor and no access to one of them is ever open while another starts, so the
+    // run-time check (about a hundred instructions an access, 30 a frame) proves nothing.
+    @exclusivity(unchecked) private var widgetStates: [ViewID: Any] = [:]
     /// The focus chain of the last frame, in reading order: what Tab moves through.
-    private(set) var focusables: [any FocusableNode] = []
+    @exclusivity(unchecked) private(set) var focusables: [any FocusableNode] = []
     /// Every widget of the last frame that takes input, in reading order: the focus chain plus
     /// the widgets `.focusable(false)` took out of it (they still take clicks).
-    private var inputWidgets: [any FocusableNode] = []
+    @exclusivity(unchecked) private var inputWidgets: [any FocusableNode] = []
     /// Widgets `.focusable(false)` took out of the focus chain in the frame being (or last) drawn.
-    private var unfocusableIDs: Set<ViewID> = []
+    @exclusivity(unchecked) private var unfocusableIDs: Set<ViewID> = []
     /// `.focused` bindings of the frame being (or last) drawn, in reading order.
-    private var focusBindings: [FocusBinding] = []
+    @exclusivity(unchecked) private var focusBindings: [FocusBinding] = []
     /// `.defaultFocus` choices of the frame being (or last) drawn, outermost last.
-    private var defaultFocusChoices: [DefaultFocusChoice] = []
+    @exclusivity(unchecked) private var defaultFocusChoices: [DefaultFocusChoice] = []
     /// `.task` modifiers met while evaluating the frame being drawn, in reading order.
-    private var taskRegistrations: [TaskRegistration] = []
+    @exclusivity(unchecked) private var taskRegistrations: [TaskRegistration] = []
     /// The tasks started for views in the tree, by the identity of their `.task` modifier.
-    private var runningTasks: [TaskKey: RunningTask] = [:]
-    private var root: Node?
+    @exclusivity(unchecked) private var runningTasks: [TaskKey: RunningTask] = [:]
+    @exclusivity(unchecked) private var root: Node?
     /// The focused widget, if any. New trees focus the first focusable widget (or the one a
     /// `.defaultFocus` names); after `resignFocus()` (Esc in a text field) none has focus until
     /// Tab, a click, `focus(_:)` or a `@FocusState` gives it to one.
-    public private(set) var focusedID: ViewID?
+    @exclusivity(unchecked) public private(set) var focusedID: ViewID?
     /// Set by `resignFocus()`: the pane itself has the keyboard, so a frame must not focus the
     /// first widget again.
-    private var focusResigned = false
+    @exclusivity(unchecked) private var focusResigned = false
     /// The theme's styles views draw with (a host sets it from its theme and the terminal).
     public var theme: ResolvedTheme = .standard
     /// Whether `.widget(_:in:transition:)` animates showing and hiding. Off unless a host turns
     /// it on (the demo does, except under `--no-animation`), so tests see final states at once.
     public var animationsEnabled = false
     /// The frame clock's time for the frame being drawn (transitions read it).
-    public private(set) var frameTime = ContinuousClock.now
+    @exclusivity(unchecked) public private(set) var frameTime = ContinuousClock.now
     /// Set while drawing when something is mid-animation: the host draws again a frame later.
-    public private(set) var needsAnimationFrame = false
+    @exclusivity(unchecked) public private(set) var needsAnimationFrame = false
     /// Replaces the clock (tests step through a transition with it).
     public var clock: @MainActor () -> ContinuousClock.Instant = { ContinuousClock.now }
     /// False for a tree that only evaluates views to learn what they contain (the host finding
@@ -272,7 +275,7 @@ public final class ViewTree {
     }
 
     /// `.onKeyPress` handlers of the last frame, innermost first, with the nodes each covers.
-    private var keyHandlers: [(handler: @MainActor (KeyEvent) -> KeyPressResult, nodes: [Node])] = []
+    @exclusivity(unchecked) private var keyHandlers: [(handler: @MainActor (KeyEvent) -> KeyPressResult, nodes: [Node])] = []
 
     func addKeyHandler(_ handler: @escaping @MainActor (KeyEvent) -> KeyPressResult, covering nodes: [Node]) {
         keyHandlers.append((handler, nodes))
@@ -284,7 +287,7 @@ public final class ViewTree {
 
     /// The widget a mouse button went down on: it gets the drags and the release that follow,
     /// wherever the pointer goes (a split view's divider being dragged).
-    private var capturedID: ViewID?
+    @exclusivity(unchecked) private var capturedID: ViewID?
 
     /// Sends a mouse event to the widget under it (a press also focuses it, unless
     /// `.focusable(false)` took it out of the focus chain); false if none took it.
@@ -469,15 +472,15 @@ public final class ViewTree {
 
     /// Storage of the `@State`s and `@FocusState`s of the views drawn, by the view's identity
     /// plus the property's name.
-    private var viewStates: [ViewID: ViewStateRecord] = [:]
+    @exclusivity(unchecked) private var viewStates: [ViewID: ViewStateRecord] = [:]
     /// Counts frames, to tell which view states the last one met.
-    private var frameNumber = 0
+    @exclusivity(unchecked) private var frameNumber = 0
     /// The scopes (`if`, `ForEach`...) around the view being evaluated, outermost first.
-    private var openScopes: [ViewScope] = []
+    @exclusivity(unchecked) private var openScopes: [ViewScope] = []
     /// The scopes evaluated in this frame, and the branches entered (only while some view state
     /// exists: nothing else needs them).
-    private var evaluatedScopes: Set<ViewID> = []
-    private var enteredBranches: Set<ViewID> = []
+    @exclusivity(unchecked) private var evaluatedScopes: Set<ViewID> = []
+    @exclusivity(unchecked) private var enteredBranches: Set<ViewID> = []
     /// Stands for the root view's place, as the scope whose branch is the root view's type.
     private static let rootScope = ViewID.root.child("root view type")
 
