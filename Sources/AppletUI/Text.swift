@@ -54,6 +54,12 @@ final class TextNode: Node {
             width = asciiWidth
             return
         }
+        // Text of one-column scalars (`·`, `é`, `→`) has no newline and a width of its scalar count.
+        if let simple = content.singleColumnScalarCount {
+            paragraphs = nil
+            width = simple
+            return
+        }
         // Scanning bytes first spares the grapheme walk for text without newlines.
         let mayHaveNewline = content.utf8.contains { (0x0A...0x0D).contains($0) || $0 == 0xC2 || $0 == 0xE2 }
         let split = mayHaveNewline ? content.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) : []

@@ -63,6 +63,16 @@ public struct Canvas: Hashable, Sendable {
         if let used = text.utf8.withContiguousStorageIfAvailable({ writeASCII($0, at: p, style: style, area: area) }), let used {
             return used
         }
+        if text.singleColumnScalarCount != nil {
+            // One scalar, one cluster, one column each (`·`, `é`, `→`, `─`): no grapheme breaking.
+            var x = p.x
+            for scalar in text.unicodeScalars {
+                if x >= area.maxX { break }
+                if x >= area.minX { setCell(Cell(glyph: Glyph(scalar), style: style, width: 1), x: x, y: p.y) }
+                x += 1
+            }
+            return x - p.x
+        }
         var x = p.x
         for ch in text {
             if x >= area.maxX { break }

@@ -83,6 +83,7 @@ extension StringProtocol {
             return width
         } ?? nil
         if let ascii { return ascii }
+        if let simple = singleColumnScalarCount { return simple }
 
         var width = 0
         for character in self {
@@ -92,7 +93,41 @@ extension StringProtocol {
     }
 }
 
+extension StringProtocol {
+    /// For text made only of scalars that are each a grapheme cluster of their own one column
+    /// wide (`Unicode.Scalar.isSingleColumnCluster`), the number of scalars: its width, and the
+    /// number of cells it fills. Nil for any other text (which needs grapheme breaking).
+    ///
+    /// ```swift
+    /// "tab 2 · row 3".singleColumnScalarCount   // 13
+    /// "café".singleColumnScalarCount            // 4 (é as one scalar)
+    /// "cafe\u{301}".singleColumnScalarCount     // nil (a combining mark)
+    /// "日本".singleColumnScalarCount             // nil (wide)
+    /// ```
+    public var singleColumnScalarCount: Int? {
+        var count = 0
+        for scalar in unicodeScalars {
+            guard scalar.isSingleColumnCluster else { return nil }
+            count &+= 1
+        }
+        return count
+    }
+}
+
 extension Unicode.Scalar {
+    /// Whether the scalar, among others of its kind, is a grapheme cluster of its own and takes
+    /// one column: printable ASCII; U+00A0–U+02FF (Latin-1 to the spacing modifier letters, just
+    /// before the combining marks); the dashes, quotes, bullets and "…" of U+2010–U+2027; arrows
+    /// (U+2190–U+21FF); box drawing, blocks and shapes (U+2500–U+25FC). None of them joins a
+    /// neighbour into a cluster (no mark, joiner, selector or separator is among them), so text
+    /// of these alone is drawn scalar by scalar, one cell each, with no grapheme breaking.
+    public var isSingleColumnCluster: Bool {
+        switch value {
+        case 0x20...0x7E, 0xA0...0x2FF, 0x2010...0x2027, 0x2190...0x21FF, 0x2500...0x25FC: return true
+        default: return false
+        }
+    }
+
     /// Columns of a lone scalar: 0, 1 or 2 (used when a cluster has to be measured scalar by scalar).
     ///
     /// ```swift

@@ -12,6 +12,21 @@ struct CanvasTests {
         #expect(canvas[1, 1].style == .plain)
     }
 
+    @Test("Text of one-column scalars writes the same cells as putting each character")
+    func singleColumnTextMatchesCharacterByCharacter() {
+        for text in ["tab 2 · count 5 · row 3", "naïve → ─┼─ “x” …", "ÿ§©®°±µ¶"] {
+            var fast = Canvas(size: Size(width: 30, height: 2))
+            let used = fast.write(text, at: Point(x: 1, y: 0), style: Style(attributes: .bold), clip: Rect(x: 0, y: 0, width: 12, height: 2))
+            var slow = Canvas(size: Size(width: 30, height: 2))
+            var x = 1
+            for character in text where x < 12 {
+                x += slow.put(character, at: Point(x: x, y: 0), style: Style(attributes: .bold), clip: Rect(x: 0, y: 0, width: 12, height: 2))
+            }
+            #expect(fast == slow, "\(text)")
+            #expect(used == min(text.count, 11))
+        }
+    }
+
     @Test func changingOneCellEmitsOneChange() {
         var frame = Canvas(size: Size(width: 120, height: 40))
         frame.write("Count: 1", at: Point(x: 1, y: 3))

@@ -304,4 +304,38 @@ struct TextWidthTests {
         #expect(slice.truncated(toColumns: 5) == "中文")
         #expect(slice.truncated(toColumns: 5, ellipsis: true) == "中文…")
     }
+
+    // MARK: - Text of single-column clusters (the fast path for `·`, `é`, `→`, `─`)
+
+    @Test("Every single-column scalar is one cluster one column wide, alone and beside the others")
+    func singleColumnScalarsAgreeWithGraphemeBreaking() {
+        let scalars = (UInt32(0)...0x2FFF).compactMap(Unicode.Scalar.init).filter(\.isSingleColumnCluster)
+        #expect(scalars.count == 95 + 0x260 + 0x18 + 0x70 + 0xFD)
+        for scalar in scalars {
+            #expect(Character(scalar).terminalWidth == 1, "U+\(String(scalar.value, radix: 16))")
+        }
+        // Side by side (each with its neighbours in the list): still one cluster per scalar.
+        var text = String.UnicodeScalarView()
+        text.append(contentsOf: scalars)
+        let string = String(text)
+        #expect(string.count == scalars.count)
+        #expect(string.singleColumnScalarCount == scalars.count)
+        #expect(string.reduce(0) { $0 + $1.terminalWidth } == string.terminalWidth)
+    }
+
+    @Test("Text with anything else is left to grapheme breaking", arguments: [
+        "cafe\u{301}", "日本", "a\u{200D}b", "x\u{FE0F}", "👍", "a\nb", "a\u{2028}b", "\u{85}", "tab\t", "\u{7F}",
+    ])
+    func otherTextIsNotSingleColumn(_ text: String) {
+        #expect(text.singleColumnScalarCount == nil)
+    }
+
+    @Test("Widths through the fast path", arguments: [
+        ("tab 2 · count 5 · row 3", 23), ("café", 4), ("→ ← ↑", 5), ("┌──┐", 4), ("naïve – “quoted” …", 18),
+    ])
+    func fastPathWidths(_ text: String, _ width: Int) {
+        #expect(text.singleColumnScalarCount == width)
+        #expect(text.terminalWidth == width)
+    }
 }
+
