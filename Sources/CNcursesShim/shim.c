@@ -530,7 +530,8 @@ static int pair_for(int fg, int bg) {
     return pair < 0 ? 0 : pair;
 }
 
-void ak_put_cell(int y, int x, const uint32_t *scalars, int count, unsigned attrs, int fg, int bg) {
+
+static void make_cchar(cchar_t *cell, const uint32_t *scalars, int count, unsigned attrs, int fg, int bg) {
     wchar_t text[CCHARW_MAX + 1];
     int n = count < CCHARW_MAX ? count : CCHARW_MAX;
     for (int i = 0; i < n; i++) text[i] = (wchar_t)scalars[i];
@@ -544,10 +545,21 @@ void ak_put_cell(int y, int x, const uint32_t *scalars, int count, unsigned attr
     if (attrs & AK_ATTR_REVERSE) a |= A_REVERSE;
     if (attrs & AK_ATTR_BLINK) a |= A_BLINK;
     int pair = pair_for(fg, bg);
-    cchar_t cell;
     // Pairs past 32767 travel in the extension argument.
-    setcchar(&cell, text, a, (short)(pair > 32767 ? 0 : pair), pair > 32767 ? &pair : NULL);
-    mvadd_wch(y, x, &cell);
+    setcchar(cell, text, a, (short)(pair > 32767 ? 0 : pair), pair > 32767 ? &pair : NULL);
+}
+
+void ak_put_cells(int y, int x, const ak_cell *cells, int n) {
+    // add_wchnstr copies the cells into the line as they are (a wide one fills its two columns)
+    // with no control-character handling, wrapping or cursor movement per cell.
+    cchar_t stack[256];
+    cchar_t *line = n <= 256 ? stack : malloc(sizeof(cchar_t) * (size_t)n);
+    if (line == NULL) return;
+    for (int i = 0; i < n; i++) {
+        make_cchar(&line[i], cells[i].scalars, cells[i].count, cells[i].attrs, cells[i].fg, cells[i].bg);
+    }
+    mvwadd_wchnstr(stdscr, y, x, line, n);
+    if (line != stack) free(line);
 }
 
 void ak_refresh(void) {

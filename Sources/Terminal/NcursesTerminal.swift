@@ -166,7 +166,7 @@ public final class NcursesTerminal: Terminal {
             previous = canvas
         }
         guard !changes.isEmpty else { return }
-        for change in changes { put(change) }
+        put(changes)
         ak_refresh()
     }
 
@@ -198,21 +198,61 @@ public final class NcursesTerminal: Terminal {
 
     // MARK: Drawing
 
-    private func put(_ change: Canvas.Change) {
-        let cell = change.cell
+    /// Sends changed cells to ncurses a run at a time: cells that sit side by side on a row (a
+    /// wide character covers two columns) go in one `ak_put_cells` call.
+    private func put(_ changes: [Canvas.Change]) {
+        var count = 0
+        var start = Point(x: 0, y: -1)
+        var next = 0
+        for change in changes {
+            if change.position.y != start.y || change.position.x != next {
+                if count > 0 { ak_put_cells(Int32(start.y), Int32(start.x), runCells, Int32(count)) }
+                count = 0
+                start = change.position
+            }
+            if count == runCapacity { growRun() }
+            runCells[count] = akCell(change.cell)
+            count += 1
+            next = change.position.x + max(1, Int(change.cell.width))
+        }
+        if count > 0 { ak_put_cells(Int32(start.y), Int32(start.x), runCells, Int32(count)) }
+    }
+
+    /// The run being sent, kept for the terminal's life so a frame allocates nothing (a run is
+    /// at most a row; it grows for a wider terminal).
+    private nonisolated(unsafe) var runCells = UnsafeMutablePointer<ak_cell>.allocate(capacity: 256)
+    private var runCapacity = 256
+
+    private func growRun() {
+        let bigger = UnsafeMutablePointer<ak_cell>.allocate(capacity: runCapacity * 2)
+        bigger.update(from: runCells, count: runCapacity)
+        runCells.deallocate()
+        runCells = bigger
+        runCapacity *= 2
+    }
+
+    deinit {
+        runCells.deallocate()
+    }
+
+    private func akCell(_ cell: Cell) -> ak_cell {
         let style = resolved(cell.style)
-        let y = Int32(change.position.y), x = Int32(change.position.x)
+        var result = ak_cell(scalars: (0, 0, 0, 0, 0), count: 0, attrs: style.attrs, fg: style.fg, bg: style.bg)
         if !cell.glyph.isInterned {
-            // One scalar, the common case: passed from the stack, no closure per cell.
-            var scalar = cell.glyph.rawValue
-            ak_put_cell(y, x, &scalar, 1, style.attrs, style.fg, style.bg)
-            return
+            // One scalar, the common case: no closure per cell.
+            result.scalars.0 = cell.glyph.rawValue
+            result.count = 1
+            return result
         }
-        var scalars: [UInt32] = []
-        cell.glyph.forEachScalar { scalar in
-            if scalars.count < 5 { scalars.append(scalar.value) }
+        withUnsafeMutableBytes(of: &result.scalars) { raw in
+            let slots = raw.bindMemory(to: UInt32.self)
+            var count = 0
+            cell.glyph.forEachScalar { scalar in
+                if count < slots.count { slots[count] = scalar.value; count += 1 }
+            }
+            result.count = Int32(count)
         }
-        ak_put_cell(y, x, scalars, Int32(scalars.count), style.attrs, style.fg, style.bg)
+        return result
     }
 
     /// Repaints the last frame in full (after a resume or when the screen may be garbled).
@@ -221,7 +261,7 @@ public final class NcursesTerminal: Terminal {
         size = Size(width: Int(ak_cols()), height: Int(ak_lines()))
         ak_force_repaint()
         if frame.size == size {
-            for change in frame.changes(since: nil) { put(change) }
+            put(frame.changes(since: nil))
             ak_refresh()
         } else {
             previous = nil

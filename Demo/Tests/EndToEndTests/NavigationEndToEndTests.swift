@@ -54,6 +54,34 @@ struct NavigationEndToEndTests {
         #expect(try await shell.waitForExit(run).status == 0)
     }
 
+    @Test("Wide and combining characters typed into a field are drawn in their columns by the real terminal")
+    func wideAndCombiningCharactersOnScreen() async throws {
+        let shell = try await ShellSession.start()
+        defer { shell.shutdown() }
+        let tmux = shell.tmux
+        let (run, _) = try await shell.launchAndWait(["--tab", "notes"])
+        try await tmux.waitFor(text: "3 notes")
+        try await tmux.press("Enter")
+        try await tmux.waitFor(text: "Notes › Groceries")
+        try await tmux.type("e")
+        try await tmux.waitFor(text: "Notes › Groceries › Edit")
+        try await tmux.press("End")
+        // Two wide characters, a precomposed é, a decomposed e + U+0301, then ASCII after them:
+        // ncurses gets them in runs of cells (ak_put_cells), each wide one covering two columns.
+        try await tmux.type(" 日本 café e\u{301} ok")
+        let screen = try await tmux.waitFor(text: " ok")
+        #expect(screen.row(2) == " Groceries 日本 café e\u{301} ok", "\(screen)")
+        // The rows below are where they were: nothing shifted by a column.
+        #expect(screen.lines.contains(" Milk") && screen.lines.contains(" Bread"), "\(screen)")
+        try await tmux.press("C-s")
+        let saved = try await tmux.waitFor(text: "Notes › Groceries 日本")
+        #expect(saved.row(1) == " Notes › Groceries 日本 café e\u{301} ok", "\(saved)")
+        try await tmux.press("Escape")
+        try await tmux.waitFor(text: "3 notes")
+        try await tmux.type("q")
+        #expect(try await shell.waitForExit(run).status == 0)
+    }
+
     @Test("A keymap naming a command that does not exist: the app starts, says so once, and the other keys work")
     func aBadKeymapIsReportedAfterTheFirstFrame() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keys-\(UUID().uuidString)")

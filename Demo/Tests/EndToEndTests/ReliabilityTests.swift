@@ -235,6 +235,21 @@ struct ReliabilityTests {
         Self.expectRestored(run.terminal)
     }
 
+    @Test("A terminal 300 columns wide: rows longer than the run buffer's first size draw whole")
+    func wideTerminal() async throws {
+        let run = try Self.launch(width: 300, height: 30)
+        defer { run.terminal.close() }
+        let screen = try await run.terminal.waitUntil { $0.isAlternateScreen && $0.contains("Count: 0") }
+        #expect(screen.row(0).hasPrefix(" 1 Counter"), "\(screen)")
+        // The footer, from column 0 as on a narrow terminal.
+        #expect(screen.lines.contains { $0.hasPrefix("+ Increment") && $0.hasSuffix("q Quit") }, "\(screen.lines.suffix(3))")
+        try run.terminal.send("+")
+        try await run.terminal.waitFor(text: "Count: 1")
+        try run.terminal.send("q")
+        #expect(await run.terminal.waitForExit() == .exited(0))
+        Self.expectRestored(run.terminal)
+    }
+
     /// Each thread's voluntary context switches (times it waited and was woken), by thread id.
     static func wakeUps(of pid: Int32) -> [Int32: Int] {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []

@@ -83,9 +83,19 @@ int ak_cols(void);
 /// Reads the real window size from the tty and tells ncurses; returns 1 if it changed.
 int ak_update_size(void);
 
-/// Draws one cell: up to 5 code points (base character plus combining ones), attribute bits,
-/// and a foreground/background colour number (-1 for the terminal's default).
-void ak_put_cell(int y, int x, const uint32_t *scalars, int count, unsigned attrs, int fg, int bg);
+/// One cell for `ak_put_cells`: up to 5 code points (base character plus combining ones),
+/// AK_ATTR_* bits, and a foreground/background colour number (-1 for the terminal's default).
+typedef struct {
+    uint32_t scalars[5];
+    int32_t count;
+    uint32_t attrs;
+    int32_t fg;
+    int32_t bg;
+} ak_cell;
+
+/// Puts a run of cells that sit side by side on row `y` from column `x` (a wide character takes
+/// two columns and one entry) in one call, without the per-character processing of add_wch.
+void ak_put_cells(int y, int x, const ak_cell *cells, int n);
 
 /// Sends what was drawn to the terminal.
 void ak_refresh(void);
