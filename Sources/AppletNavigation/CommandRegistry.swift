@@ -78,10 +78,15 @@ public struct CommandRegistry: Sendable {
     /// The first enabled entry bound to `sequence` in `scopes` (all by default).
     public func entry(for sequence: KeySequence, in scopes: Set<CommandScope> = Set(CommandScope.allCases),
                       priorityOnly: Bool = false) -> Entry? {
-        entries.first { entry in
-            entry.isEnabled && scopes.contains(entry.scope) && (!priorityOnly || entry.command.isPriority)
-                && entry.keys.contains(sequence)
+        // By index: `first(where:)` copies every entry it looks at (and retains what its
+        // command holds), on every key.
+        for index in entries.indices {
+            if entries[index].keys.contains(sequence), entries[index].isEnabled, scopes.contains(entries[index].scope),
+               !priorityOnly || entries[index].command.isPriority {
+                return entries[index]
+            }
         }
+        return nil
     }
 
     /// The key sequences enabled commands in `scopes` are bound to (for the chord matcher).

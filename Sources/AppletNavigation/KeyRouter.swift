@@ -117,8 +117,12 @@ public struct KeyRouter {
     }
 
     private static func whyNot(_ sequence: KeySequence, in scope: CommandScope, _ registry: CommandRegistry) -> String {
-        let bound = registry.entries.filter { $0.scope == scope && $0.keys.contains(sequence) }
+        var bound: [String] = []
+        for index in registry.entries.indices
+        where registry.entries[index].scope == scope && registry.entries[index].keys.contains(sequence) {
+            bound.append(registry.entries[index].id)
+        }
         if bound.isEmpty { return "not bound" }
-        return "\(bound.map(\.id).joined(separator: ", ")) disabled"
+        return "\(bound.joined(separator: ", ")) disabled"
     }
 }
