@@ -111,15 +111,23 @@ public struct List<Row: View>: View {
         var rowContext = context
         rowContext.axis = .horizontal
         let row = self.row
+        // One array the rows' nodes are made into, reused row after row (not one per row).
+        let rowNodes = RowNodes()
         nodes.append(ListNode(context: context, count: count, selection: selection, marked: marked, searchText: searchText) { index in
             // Laid out as `HStack { row(index) }` would be, without a stack for the usual row of
             // one view: that view's node, placed at its own width (`ListNode.place`).
-            var rowNodes: [Node] = []
-            row(index)._makeNodes(rowContext.child(hashing: index), into: &rowNodes)
-            if rowNodes.count == 1 { return ListNode.Row(node: rowNodes[0], isStack: false) }
-            return ListNode.Row(node: StackNode(axis: .horizontal, spacing: 0, alignment: .start, children: rowNodes), isStack: true)
+            rowNodes.value.removeAll(keepingCapacity: true)
+            row(index)._makeNodes(rowContext.child(hashing: index), into: &rowNodes.value)
+            if rowNodes.value.count == 1 { return ListNode.Row(node: rowNodes.value[0], isStack: false) }
+            return ListNode.Row(node: StackNode(axis: .horizontal, spacing: 0, alignment: .start, children: rowNodes.value), isStack: true)
         })
     }
+}
+
+/// The scratch array `List` makes each row's nodes into.
+@MainActor
+private final class RowNodes {
+    var value: [Node] = []
 }
 
 final class ListNode: Node, FocusableNode {

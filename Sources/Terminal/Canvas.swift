@@ -55,8 +55,30 @@ public struct Canvas: Hashable, Sendable {
     }
 
     /// Writes a string starting at `p`, left to right, clipped to `clip`; returns the columns used.
+    ///
+    /// ```swift
+    /// canvas.write("Count: 3", at: Point(x: 1, y: 1), style: .plain)   // 8
+    /// ```
+    @discardableResult
+    public mutating func write(_ text: String, at p: Point, style: Style = .plain, clip: Rect? = nil) -> Int {
+        // Not generic, so callers in other modules (every text a view draws) run code specialized
+        // for String here instead of the generic body through witness tables.
+        writeText(text, at: p, style: style, clip: clip)
+    }
+
+    /// `write` for a `Substring` (a wrapped line), specialized the same way.
+    @discardableResult
+    public mutating func write(_ text: Substring, at p: Point, style: Style = .plain, clip: Rect? = nil) -> Int {
+        writeText(text, at: p, style: style, clip: clip)
+    }
+
+    /// Writes any other `StringProtocol` text (see `write(_:at:style:clip:)`).
     @discardableResult
     public mutating func write<S: StringProtocol>(_ text: S, at p: Point, style: Style = .plain, clip: Rect? = nil) -> Int {
+        writeText(text, at: p, style: style, clip: clip)
+    }
+
+    private mutating func writeText<S: StringProtocol>(_ text: S, at p: Point, style: Style, clip: Rect?) -> Int {
         let area = clip.map { $0.intersection(bounds) } ?? bounds
         guard p.y >= area.minY, p.y < area.maxY else { return 0 }
         // Fast path for ASCII, most text on a terminal: one byte, one column, no grapheme breaking.
@@ -66,10 +88,15 @@ public struct Canvas: Hashable, Sendable {
         if text.singleColumnScalarCount != nil {
             // One scalar, one cluster, one column each (`·`, `é`, `→`, `─`): no grapheme breaking.
             var x = p.x
-            for scalar in text.unicodeScalars {
-                if x >= area.maxX { break }
-                if x >= area.minX { setCell(Cell(glyph: Glyph(scalar), style: style, width: 1), x: x, y: p.y) }
-                x += 1
+            let rowWidth = size.width, row = p.y * rowWidth
+            cells.withUnsafeMutableBufferPointer { cells in
+                for scalar in text.unicodeScalars {
+                    if x >= area.maxX { break }
+                    if x >= area.minX {
+                        Self.store(Cell(glyph: Glyph(scalar), style: style, width: 1), at: row + x, x: x, rowWidth: rowWidth, in: cells)
+                    }
+                    x += 1
+                }
             }
             return x - p.x
         }
@@ -90,13 +117,16 @@ public struct Canvas: Hashable, Sendable {
     private mutating func writeASCII(_ bytes: UnsafeBufferPointer<UInt8>, at p: Point, style: Style, area: Rect) -> Int? {
         for byte in bytes where byte >= 0x80 { _ = byte; return nil }
         var x = p.x
-        for byte in bytes {
-            if x >= area.maxX { break }
-            guard byte >= 0x20, byte != 0x7F else { continue }   // controls take no column
-            if x >= area.minX {
-                setCell(Cell(glyph: Glyph(rawValue: UInt32(byte)), style: style, width: 1), x: x, y: p.y)
+        let rowWidth = size.width, row = p.y * rowWidth
+        cells.withUnsafeMutableBufferPointer { cells in
+            for byte in bytes {
+                if x >= area.maxX { break }
+                guard byte >= 0x20, byte != 0x7F else { continue }   // controls take no column
+                if x >= area.minX {
+                    Self.store(Cell(glyph: Glyph(rawValue: UInt32(byte)), style: style, width: 1), at: row + x, x: x, rowWidth: rowWidth, in: cells)
+                }
+                x += 1
             }
-            x += 1
         }
         return x - p.x
     }
@@ -142,12 +172,20 @@ public struct Canvas: Hashable, Sendable {
     }
 
     private mutating func setCell(_ cell: Cell, x: Int, y: Int) {
-        let i = y * size.width + x
+        let width = size.width
+        cells.withUnsafeMutableBufferPointer { Self.store(cell, at: y * width + x, x: x, rowWidth: width, in: $0) }
+    }
+
+    /// Puts `cell` at index `i` (column `x` of rows `rowWidth` wide) of the canvas's cells.
+    /// Writers of many cells take the buffer once and call this for each: through the array,
+    /// every cell cost a uniqueness check.
+    @inline(__always)
+    private static func store(_ cell: Cell, at i: Int, x: Int, rowWidth: Int, in cells: UnsafeMutableBufferPointer<Cell>) {
         let old = cells[i]
         // Keep wide characters whole: overwriting either half blanks the other half.
         if old.isContinuation, x > 0, cell.width != 0 {
             cells[i - 1] = .blank(cells[i - 1].style)
-        } else if old.width == 2, cell.width != 2, x + 1 < size.width {
+        } else if old.width == 2, cell.width != 2, x + 1 < rowWidth {
             cells[i + 1] = .blank(cells[i + 1].style)
         }
         cells[i] = cell
