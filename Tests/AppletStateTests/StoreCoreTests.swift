@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import Testing
 @testable import AppletState
@@ -6,6 +7,8 @@ extension Application {
     var coreCount: State<Int> { state(initial: 0, feature: "Core", id: "count") }
     var coreDraft: State<String> { scopedState(initial: "", feature: "Core", id: "draft") }
     subscript(coreKey index: Int) -> State<Int> { state(initial: index, feature: "Core", id: "key\(index)") }
+    var coreStored: StoredState<Int> { storedState(initial: 1, feature: "Core", id: "stored") }
+    var coreStoredToo: StoredState<String> { storedState(initial: "", feature: "Core", id: "storedToo") }
 }
 
 @Suite("Store core")
@@ -71,6 +74,26 @@ struct StoreCoreTests {
             #expect(Application.state(\.coreDraft).value == "")   // outside any scope: its own value
             #expect(Scope.current == nil)
         }
+    }
+
+    /// Stored state read again (a view's `@StoredState` on every frame) finds its box the same
+    /// way, and that box is the one the registry holds and saves.
+    @Test func storedDeclarationsReadAgainFindTheirBoxes() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("core-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let app = Application()
+        app.storage = StorageConfiguration(appID: "core", directory: directory)
+        app.coreStored.value = 7   // (the first stored value also sets up the store's own state)
+        let before = app.declarations.count
+        app.coreStoredToo.value = "kept"
+        #expect(app.declarations.count == before + 1)
+        for _ in 0..<10 { #expect(app.coreStored.value == 7 && app.coreStoredToo.value == "kept") }
+        #expect(app.declarations.count == before + 1)
+        #expect(app.coreStored.box === Application.withCurrent(app) { Application.storedState(\.coreStored).box })
+        app.flush()
+        let again = Application()
+        again.storage = StorageConfiguration(appID: "core", directory: directory)
+        #expect(again.coreStored.value == 7 && again.coreStoredToo.value == "kept")
     }
 
     /// A declaration read again (`store.coreDraft`) finds its box without the registry: per
