@@ -145,19 +145,23 @@ public struct Canvas: Hashable, Sendable {
             }
         }
         let w = size.width
-        // As two 64-bit words per cell (a Cell is 16 bytes, no padding): a few stores a cell
-        // where assigning the struct field by field took a dozen instructions.
-        let (low, high) = unsafeBitCast(cell, to: (UInt64, UInt64).self)
+        let stride = MemoryLayout<Cell>.stride
         cells.withUnsafeMutableBytes { bytes in
             let base = bytes.baseAddress!
-            for y in r.minY..<r.maxY {
-                var offset = (y * w + r.minX) * MemoryLayout<Cell>.stride
-                let end = (y * w + r.maxX) * MemoryLayout<Cell>.stride
-                while offset < end {
-                    base.storeBytes(of: low, toByteOffset: offset, as: UInt64.self)
-                    base.storeBytes(of: high, toByteOffset: offset + 8, as: UInt64.self)
-                    offset += MemoryLayout<Cell>.stride
-                }
+            // The first row of the rectangle: one cell, then doubled by copying what is there
+            // (a Cell is 16 plain bytes), a handful of memcpys a row instead of a store per cell.
+            let first = base + (r.minY * w + r.minX) * stride
+            let rowBytes = r.width * stride
+            first.storeBytes(of: cell, as: Cell.self)
+            var done = stride
+            while done < rowBytes {
+                let chunk = min(done, rowBytes - done)
+                (first + done).copyMemory(from: first, byteCount: chunk)
+                done += chunk
+            }
+            // The other rows: copies of the first.
+            for y in (r.minY + 1)..<max(r.minY + 1, r.maxY) {
+                (base + (y * w + r.minX) * stride).copyMemory(from: first, byteCount: rowBytes)
             }
         }
     }
@@ -224,6 +228,7 @@ public struct Canvas: Hashable, Sendable {
             }
             return out
         }
+        out.reserveCapacity(w)   // a changed row's worth before the first growth
         cells.withUnsafeBufferPointer { new in
             previous.cells.withUnsafeBufferPointer { old in
                 let rowBytes = w * MemoryLayout<Cell>.stride

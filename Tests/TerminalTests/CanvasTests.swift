@@ -27,6 +27,24 @@ struct CanvasTests {
         }
     }
 
+    @Test("fill sets exactly the cells of the rectangle, clipped to the canvas", arguments: [
+        Rect(x: 0, y: 0, width: 37, height: 9), Rect(x: 3, y: 2, width: 1, height: 1), Rect(x: 5, y: 1, width: 17, height: 4),
+        Rect(x: -4, y: -2, width: 10, height: 5), Rect(x: 30, y: 7, width: 20, height: 20), Rect(x: 2, y: 3, width: 0, height: 4),
+    ])
+    func fillCoversItsRectangle(_ rect: Rect) {
+        var canvas = Canvas(size: Size(width: 37, height: 9))
+        for y in 0..<9 { canvas.write(String(repeating: "x", count: 37), at: Point(x: 0, y: y)) }
+        let cell = Cell("#", style: Style(foreground: .red, attributes: .bold))
+        canvas.fill(rect, with: cell)
+        let inside = rect.intersection(canvas.bounds)
+        for y in 0..<9 {
+            for x in 0..<37 {
+                let expected = inside.contains(Point(x: x, y: y)) ? cell : Cell("x")
+                #expect(canvas[x, y] == expected, "(\(x), \(y)) in \(rect)")
+            }
+        }
+    }
+
     @Test func changingOneCellEmitsOneChange() {
         var frame = Canvas(size: Size(width: 120, height: 40))
         frame.write("Count: 1", at: Point(x: 1, y: 3))
