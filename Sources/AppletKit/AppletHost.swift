@@ -165,6 +165,12 @@ public final class AppletHost {
         self.selectedTab = initialTab.flatMap { tabs.indices.contains($0) ? $0 : nil } ?? stored ?? 0
         self.focusedPane = tabs.map { _ in 0 }
         self.trees = tabs.map { $0.panes.map { _ in ViewTree() } }
+        self.paneInfo = tabs.map { tab in
+            tab.panes.indices.map { pane in
+                PaneInfo(scope: Scope(name: tab.panes[pane].id, id: "\(tab.id).\(pane)"),
+                         navigating: tab.panes[pane] as? any NavigationApplet)
+            }
+        }
         for (tab, trees) in zip(tabs, trees) {
             for (applet, tree) in zip(tab.panes, trees) { EmbeddedApplets.setOwner(applet.id, of: tree) }
         }
@@ -656,8 +662,18 @@ public final class AppletHost {
     /// The instance scope of a pane: `scopedState` an applet declares is kept per pane, so two
     /// instances of one applet (two counters in a split) do not share it.
     func paneScope(tab: Int, pane: Int) -> Scope {
-        Scope(name: tabs[tab].panes[pane].id, id: "\(tabs[tab].id).\(pane)")
+        paneInfo[tab][pane].scope
     }
+
+    /// What the host asks of a pane on every key and frame, worked out once (the tabs never
+    /// change): its scope, and its applet as a `NavigationApplet` if it is one (a string
+    /// interpolation and a dynamic cast each were paid several times a key).
+    struct PaneInfo {
+        let scope: Scope
+        let navigating: (any NavigationApplet)?
+    }
+
+    private let paneInfo: [[PaneInfo]]
 
     /// Runs `body` in the store with a pane's scope in effect (the focused pane of the selected
     /// tab by default): how the host evaluates an applet's views, commands and actions.
@@ -667,14 +683,10 @@ public final class AppletHost {
         return try Application.withCurrent(application) { try Scope.with(paneScope(tab: t, pane: p), body) }
     }
 
-    /// The selected tab's applets, each with its pane's scope.
-    private var scopedPanes: [(applet: any Applet, scope: Scope)] {
-        tabs[selectedTab].panes.indices.map { (tabs[selectedTab].panes[$0], paneScope(tab: selectedTab, pane: $0)) }
-    }
-
     /// The modal that has the keyboard, if any (the focused pane's sheet, or a confirmation).
     private var topModal: ModalLayer.Modal? {
-        modals.topModal(focusedApplet: activeApplet, scope: paneScope(tab: selectedTab, pane: focusedPane[selectedTab]))
+        let pane = paneInfo[selectedTab][focusedPane[selectedTab]]
+        return modals.topModal(navigating: pane.navigating, scope: pane.scope)
     }
 
     // MARK: Frames
@@ -725,7 +737,7 @@ public final class AppletHost {
 
     private var currentChrome: Chrome {
         Chrome(size: terminal.size, tab: selectedTab, help: isShowingHelp, palette: palette != nil, actionLog: actionLogOverlay != nil,
-               overlays: modals.fingerprint(panes: scopedPanes),
+               overlays: modals.fingerprint(panes: paneInfo[selectedTab]),
                trace: showsRoutingTrace ? lastRoutingTrace?.summary : nil,
                shellHeight: shell.height, statusBar: statusBar != nil)
     }
@@ -767,8 +779,8 @@ public final class AppletHost {
     private var layoutKey: Int {
         var hasher = Hasher()
         hasher.combine(selectedTab)
-        for (pane, applet) in tabs[selectedTab].panes.enumerated() {
-            if let navigating = applet as? any NavigationApplet {
+        for (pane, info) in paneInfo[selectedTab].enumerated() {
+            if let navigating = info.navigating {
                 hasher.combine(inPane(pane: pane) { navigating.navigationKey })
             }
         }
@@ -799,8 +811,8 @@ public final class AppletHost {
         for (i, applet) in tabs[selectedTab].panes.enumerated() {
             let tree = trees[selectedTab][i]
             let isActive = i == focusedPane[selectedTab] && !modalUp
-            _ = Scope.with(paneScope(tab: selectedTab, pane: i)) {
-                if let navigating = applet as? any NavigationApplet {
+            _ = Scope.with(paneInfo[selectedTab][i].scope) {
+                if let navigating = paneInfo[selectedTab][i].navigating {
                     tree.renderIfNeeded(navigating.stackView, in: layout.rects[i], on: &canvas, isActive: isActive)
                 } else {
                     tree.renderIfNeeded(applet, in: layout.rects[i], on: &canvas, isActive: isActive)
@@ -848,7 +860,7 @@ public final class AppletHost {
     private func drawOverPanes(_ layout: PaneLayout, on canvas: inout Canvas) {
         let size = canvas.size
         layout.drawDividers(with: chromeTree, on: &canvas)
-        modals.drawSheets(panes: zip(scopedPanes, layout.rects).map { ($0.applet, $1, $0.scope) }, on: &canvas)
+        modals.drawSheets(panes: paneInfo[selectedTab], rects: layout.rects, on: &canvas)
         if let statusBar {
             let y = size.height - 2
             canvas.fill(Rect(x: 0, y: y, width: size.width, height: 1))

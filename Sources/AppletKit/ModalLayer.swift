@@ -40,11 +40,12 @@ final class ModalLayer {
     /// frame, where going through the declaration would build its key and look it up each time.
     private lazy var confirmations = application.confirmations
 
-    /// The modal on top, given the focused pane's applet and its scope (a sheet is the pane's
-    /// navigation state: the store and the scope are entered only to read it).
-    func topModal(focusedApplet: any Applet, scope: Scope) -> Modal? {
+    /// The modal on top, given the focused pane's navigation applet (nil if it is not one) and
+    /// its scope (a sheet is the pane's navigation state: the store and the scope are entered
+    /// only to read it).
+    func topModal(navigating: (any NavigationApplet)?, scope: Scope) -> Modal? {
         if let confirmation = confirmations.value.last { return .confirmation(confirmation) }
-        guard let navigating = focusedApplet as? any NavigationApplet else { return nil }
+        guard let navigating else { return nil }
         return Application.withCurrent(application) {
             Scope.with(scope) { navigating.presentedSheets.last.map { .sheet($0, navigating) } }
         }
@@ -97,11 +98,11 @@ final class ModalLayer {
     /// What is on screen, for the host to know when every pane must be drawn again. Asked twice
     /// a frame: the store is entered (a task-local value) only for panes that navigate, and the
     /// confirmations and toasts are read through handles resolved once.
-    func fingerprint(panes: [(applet: any Applet, scope: Scope)]) -> String {
+    func fingerprint(panes: [AppletHost.PaneInfo]) -> String {
         var parts: [String] = []
-        for (applet, scope) in panes {
-            if let navigating = applet as? any NavigationApplet {
-                parts += Application.withCurrent(application) { Scope.with(scope) { navigating.presentedSheets.map(\.key) } }
+        for pane in panes {
+            if let navigating = pane.navigating {
+                parts += Application.withCurrent(application) { Scope.with(pane.scope) { navigating.presentedSheets.map(\.key) } }
             }
         }
         parts += confirmations.value.map(\.id.uuidString)
@@ -115,10 +116,11 @@ final class ModalLayer {
     // MARK: Drawing
 
     /// Draws every pane's sheets over it, dimming what is behind each.
-    func drawSheets(panes: [(applet: any Applet, rect: Rect, scope: Scope)], on canvas: inout Canvas) {
+    func drawSheets(panes: [AppletHost.PaneInfo], rects: [Rect], on canvas: inout Canvas) {
         var used = Set<String>()
-        for (applet, rect, scope) in panes {
-            guard let navigating = applet as? any NavigationApplet else { continue }
+        for (pane, rect) in zip(panes, rects) {
+            guard let navigating = pane.navigating else { continue }
+            let scope = pane.scope
             for sheet in Scope.with(scope, { navigating.presentedSheets }) {
                 used.insert(sheet.key)
                 canvas.restyle(rect) { $0.attributes.insert(.dim) }
