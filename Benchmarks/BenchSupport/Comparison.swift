@@ -84,12 +84,12 @@ public final class Comparison: Sendable {
             let ratios = zip(all[0], all[index + 1]).compactMap { subject, reference in reference > 0 ? subject / reference : nil }
             guard let ratio = Self.median(ratios) else { continue }
             var line = "  " + pad("reference: " + reference.name) + "  " + Self.fixed(unit.value(ns: medians[index + 1]))
-                + " \(unit.suffix)   ratio " + Self.fixed(ratio) + "x"
+                + " \(unit.suffix)   ratio " + Self.ratio(ratio) + "x"
             if let budget = reference.budget {
                 let ok = ratio <= budget
                 line += " (budget <= " + Self.fixed(budget) + "x: " + (ok ? "ok)" : "OVER BUDGET)")
                 if !ok {
-                    failures.append("\(subject): \(Self.fixed(ratio))x \(reference.name), budget <= \(Self.fixed(budget))x")
+                    failures.append("\(subject): \(Self.ratio(ratio))x \(reference.name), budget <= \(Self.fixed(budget))x")
                 }
             }
             lines.append(line)
@@ -117,6 +117,15 @@ public final class Comparison: Sendable {
     }
 
     /// `value` with one decimal.
+    /// A ratio as printed: two decimals below 10 (`1.24`), so one just past its budget never
+    /// prints as the budget itself; one decimal above.
+    public static func ratio(_ value: Double) -> String {
+        guard value < 10 else { return fixed(value) }
+        let hundredths = Int((value * 100).rounded())
+        let fraction = abs(hundredths % 100)
+        return "\(hundredths / 100)." + (fraction < 10 ? "0" : "") + "\(fraction)"
+    }
+
     public static func fixed(_ value: Double) -> String {
         let tenths = Int((value * 10).rounded())
         return "\(tenths / 10).\(abs(tenths % 10))"
