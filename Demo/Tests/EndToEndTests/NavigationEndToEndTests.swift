@@ -32,12 +32,7 @@ struct NavigationEndToEndTests {
         defer { shell.shutdown() }
         let tmux = shell.tmux
         var (run, _) = try await shell.launchAndWait(["--tab", "notes"])
-        try await tmux.waitFor(text: "3 notes")
-        try await tmux.press("Enter")
-        try await tmux.waitFor(text: "Notes › Groceries")
-        try await tmux.type("e")
-        try await tmux.waitFor(text: "Notes › Groceries › Edit")
-        try await tmux.press("End")
+        try await Self.editGroceriesTitle(in: tmux)
         try await tmux.type(" run")
         try await tmux.press("C-s")
         let screen = try await tmux.waitFor(text: "Saved “Groceries run”")
@@ -54,18 +49,24 @@ struct NavigationEndToEndTests {
         #expect(try await shell.waitForExit(run).status == 0)
     }
 
-    @Test("Wide and combining characters typed into a field are drawn in their columns by the real terminal")
-    func wideAndCombiningCharactersOnScreen() async throws {
-        let shell = try await ShellSession.start()
-        defer { shell.shutdown() }
-        let tmux = shell.tmux
-        let (run, _) = try await shell.launchAndWait(["--tab", "notes"])
+    /// From the notes list: opens the first note ("Groceries"), starts editing it and puts the
+    /// cursor at the end of its title.
+    static func editGroceriesTitle(in tmux: Tmux) async throws {
         try await tmux.waitFor(text: "3 notes")
         try await tmux.press("Enter")
         try await tmux.waitFor(text: "Notes › Groceries")
         try await tmux.type("e")
         try await tmux.waitFor(text: "Notes › Groceries › Edit")
         try await tmux.press("End")
+    }
+
+    @Test("Wide and combining characters typed into a field are drawn in their columns by the real terminal")
+    func wideAndCombiningCharactersOnScreen() async throws {
+        let shell = try await ShellSession.start()
+        defer { shell.shutdown() }
+        let tmux = shell.tmux
+        let (run, _) = try await shell.launchAndWait(["--tab", "notes"])
+        try await Self.editGroceriesTitle(in: tmux)
         // Two wide characters, a precomposed é, a decomposed e + U+0301, then ASCII after them:
         // ncurses gets them in runs of cells (ak_put_cells), each wide one covering two columns.
         try await tmux.type(" 日本 café e\u{301} ok")
