@@ -37,7 +37,7 @@ struct FooterItem: Equatable {
         }
         if hasSheet { return items }
         func host(_ id: String) -> CommandRegistry.Entry? {
-            guard let index = entries.firstIndex(where: { $0.id == id }), reachable(index) else { return nil }
+            guard let index = registry.index(ofID: id), reachable(index) else { return nil }
             return entries[index]
         }
         if tabCount > 1 {

@@ -48,6 +48,9 @@ public struct CommandRegistry: Sendable {
     }
 
     public private(set) var entries: [Entry] = []
+    /// Where each id's first entry is (an id can repeat: `duplicateIDs`): the footer looks the
+    /// host's commands up by id on every frame.
+    private var firstIndexByID: [String: Int] = [:]
 
     public init() {}
 
@@ -56,6 +59,10 @@ public struct CommandRegistry: Sendable {
         let added = commands.map { Entry(id: $0.id(owner: owner), scope: scope, owner: owner, command: $0, keys: $0.keys) }
         let index = entries.firstIndex { $0.scope > scope } ?? entries.endIndex
         entries.insert(contentsOf: added, at: index)
+        firstIndexByID.removeAll(keepingCapacity: true)
+        for index in entries.indices where firstIndexByID[entries[index].id] == nil {
+            firstIndexByID[entries[index].id] = index
+        }
     }
 
     /// Gives commands the keys the keymap names for their ids (an empty list unbinds).
@@ -72,8 +79,15 @@ public struct CommandRegistry: Sendable {
     /// Every id registered.
     public var ids: Set<String> { Set(entries.map(\.id)) }
 
-    /// The entry with this id.
-    public func entry(id: String) -> Entry? { entries.first { $0.id == id } }
+    /// The entry with this id (the first, if several have it).
+    public func entry(id: String) -> Entry? { firstIndexByID[id].map { entries[$0] } }
+
+    /// Where in `entries` the entry with this id is (the first, if several have it).
+    ///
+    /// ```swift
+    /// registry.index(ofID: "host.quit").map { registry.entries[$0].keyLabel }   // "q"
+    /// ```
+    public func index(ofID id: String) -> Int? { firstIndexByID[id] }
 
     /// The first enabled entry bound to `sequence` in `scopes` (all by default).
     public func entry(for sequence: KeySequence, in scopes: Set<CommandScope> = Set(CommandScope.allCases),

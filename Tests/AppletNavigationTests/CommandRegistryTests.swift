@@ -21,6 +21,21 @@ struct CommandRegistryTests {
         #expect(Command("<", "Goal-5") {}.id(owner: "dash") == "dash.goal-5")
     }
 
+    @Test("Lookups by id find the first entry with it, wherever later scopes inserted theirs")
+    func lookupByID() {
+        var registry = CommandRegistry()
+        registry.register([Self.command("host.quit", "Quit", ["q"])], scope: .host, owner: "host")
+        registry.register([Self.command("x.go", "Go", ["g"]), Self.command("x.go", "Go again", ["h"])], scope: .applet, owner: "x")
+        registry.register([Self.command("sheet.close", "Close", ["esc"])], scope: .sheet, owner: "sheet")
+        for id in ["host.quit", "x.go", "sheet.close"] {
+            let index = registry.index(ofID: id)
+            #expect(index == registry.entries.firstIndex { $0.id == id }, "\(id)")
+            #expect(registry.entry(id: id)?.id == id)
+        }
+        #expect(registry.entry(id: "x.go")?.title == "Go")
+        #expect(registry.index(ofID: "nobody") == nil && registry.entry(id: "nobody") == nil)
+    }
+
     @Test("Two commands with one id are found, with their titles")
     func duplicateIDs() {
         var registry = CommandRegistry()
