@@ -1,5 +1,6 @@
 import AppletLogic
 import AppletState
+import Foundation
 import CustomDump
 import Synchronization
 import Testing
@@ -69,15 +70,16 @@ public final class TestLogic<L: EventLogic> {
     private var finished = false
     private let createdAt: SourceLocation
 
-    /// A test of `logic` on `store` (a fresh one by default), reading `coeffects`; `initialState`
-    /// arranges the store before the first step.
+    /// A test of `logic` on `store` (by default a fresh one that keeps stored state in a folder of
+    /// its own, so what another test saved is never read back here), reading `coeffects`;
+    /// `initialState` arranges the store before the first step.
     ///
     /// ```swift
     /// let test = TestLogic(CounterLogic(), coeffects: .fixed(seed: 7)) { store in
     ///     store.count.value = 10
     /// }
     /// ```
-    public init(_ logic: L, store: Application = Application(), coeffects: Coeffects = .fixed(),
+    public init(_ logic: L, store: Application = TestLogicStore.isolated(), coeffects: Coeffects = .fixed(),
                 sourceLocation: SourceLocation = #_sourceLocation,
                 initialState: (Application) -> Void = { _ in }) {
         self.logic = logic
@@ -413,5 +415,23 @@ final class StepRecording: LogicInterceptor {
 
     func unhandledError(_ error: any Error) {
         errors.append(error)
+    }
+}
+
+/// Stores for `TestLogic`.
+public enum TestLogicStore {
+    /// A new store whose stored state goes to a new folder of its own under the system's
+    /// temporary folder. (A plain `Application()` in a test process shares one folder with every
+    /// other store of the process: a value one test saved could be loaded by the next.)
+    ///
+    /// ```swift
+    /// let test = TestLogic(NotesLogic(), store: TestLogicStore.isolated())
+    /// ```
+    public static func isolated() -> Application {
+        let store = Application()
+        let folder = (FileManager.default.temporaryDirectory.path as NSString)
+            .appendingPathComponent("appletkit-test-logic-\(UUID().uuidString)")
+        store.storage = StorageConfiguration(appID: "test-logic", directory: folder)
+        return store
     }
 }

@@ -123,6 +123,18 @@ struct TestLogicTests {
         test.finish()
     }
 
+    @Test("What one test's store saved is never loaded by the next test's store")
+    func eachTestStoresInAFolderOfItsOwn() async {
+        let first = TestLogic(NotesLogic()) { store in store.tlText.value = "from the first test" }
+        await first.send(.save) { $0[\.tlSaved] = ["from the first test"] }
+        first.finish()
+        first.store.flush()   // on disk now, where a store sharing the folder would load it
+        let second = TestLogic(NotesLogic())
+        #expect(second.store.tlSaved.value == [])
+        #expect(second.store.storage.directory != first.store.storage.directory)
+        second.finish()
+    }
+
     @Test func aTimerIsDeliveredByTheTestAndItsContinuationSendsAnEvent() async {
         let test = TestLogic(NotesLogic())
         await test.send(.startTimer, effects: [Sleep(.seconds(1))])
