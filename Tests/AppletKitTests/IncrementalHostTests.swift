@@ -172,4 +172,35 @@ struct RegistryCacheHostTests {
         #expect(canvas == expected)
         #expect(canvas != drawn)
     }
+
+    @Test("A chrome line goes back to a view it drew lately from its saved cells, never a stale one")
+    func aChromeLineRemembersItsLastFewViews() {
+        let tree = ViewTree()
+        var line = ChromeLine<TabBarView>()
+        var canvas = Canvas(size: Size(width: 30, height: 1))
+        let row = Rect(x: 0, y: 0, width: 30, height: 1)
+        func fresh(_ view: TabBarView, theme: ResolvedTheme = .standard) -> Canvas {
+            var expected = Canvas(size: Size(width: 30, height: 1))
+            let other = ViewTree()
+            other.theme = theme
+            other.render(view, in: row, on: &expected)
+            return expected
+        }
+        // Back and forth between three tabs: every frame is exactly a fresh render of its view.
+        for selected in [0, 1, 2, 0, 2, 1, 0] {
+            let view = TabBarView(titles: ["One", "Two", "Three"], selected: selected)
+            line.draw(view, in: row, on: &canvas, tree: tree)
+            #expect(canvas == fresh(view), "tab \(selected)")
+        }
+        #expect(line.keptCount == 3)
+        // Another theme, the view last drawn: drawn afresh with the theme, not put back from the
+        // old theme's cells.
+        tree.theme = Theme.light.resolved(for: .palette256)
+        let view = TabBarView(titles: ["One", "Two", "Three"], selected: 0)
+        line.draw(view, in: row, on: &canvas, tree: tree)
+        #expect(canvas == fresh(view, theme: tree.theme))
+        // Never more than its capacity.
+        for n in 0..<20 { line.draw(TabBarView(titles: ["T\(n)"], selected: 0), in: row, on: &canvas, tree: tree) }
+        #expect(line.keptCount == ChromeLine<TabBarView>.capacity)
+    }
 }
