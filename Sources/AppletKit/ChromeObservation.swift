@@ -44,18 +44,13 @@ final class ChromeObservation {
             return
         }
         observation?.cancel()
-        let flag = ObservationFlag(), observation = CancellableObservation()
+        let flag = ObservationFlag()
         waiting = flag
-        self.observation = observation
         self.key = key
         installed += 1
         let onChange = self.onChange
-        withObservationTracking {
-            observation.enroll()
-            draw()
-        } onChange: {
+        observation = CancellableObservation.track(draw) {
             flag.set()
-            guard !observation.isCancelled else { return }
             onChange()
         }
     }

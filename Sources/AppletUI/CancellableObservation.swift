@@ -10,24 +10,32 @@ import Synchronization
 /// The tracked closure reads this object's `marker` first; `cancel()` marks it cancelled and
 /// announces a change of `marker`, which tells the observation (its `onChange` checks
 /// `isCancelled` and does nothing) and so ends it: Observation lets go of everything it read.
+/// `track` does all of that.
 ///
 /// ```swift
 /// last?.cancel()
-/// let observation = CancellableObservation()
-/// last = observation
-/// withObservationTracking {
-///     observation.enroll()
-///     draw()
-/// } onChange: {
-///     guard !observation.isCancelled else { return }
-///     redraw()
-/// }
+/// last = CancellableObservation.track { draw() } onChange: { redraw() }
 /// ```
 public final class CancellableObservation: Observable, Sendable {
     private let registrar = ObservationRegistrar()
     private let cancelled = Atomic<Bool>(false)
 
     public init() {}
+
+    /// Runs `body` observing what it reads, as `withObservationTracking` does, through a new
+    /// observation it returns: `onChange` runs once, on the thread that made the change, when
+    /// something `body` read changes, unless the observation was cancelled first.
+    public static func track(_ body: () -> Void, onChange: @escaping @Sendable () -> Void) -> CancellableObservation {
+        let observation = CancellableObservation()
+        withObservationTracking {
+            observation.enroll()
+            body()
+        } onChange: {
+            guard !observation.isCancelled else { return }
+            onChange()
+        }
+        return observation
+    }
 
     /// What the tracked closure reads, so that `cancel()` can tell its observation.
     public var marker: Int { 0 }

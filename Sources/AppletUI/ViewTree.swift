@@ -125,13 +125,9 @@ public final class ViewTree {
         // Drawn again without its state changing (input, the chrome): the last observation would
         // stay registered until that state changes; it is ended, and this one replaces it.
         lastObservation?.cancel()
-        let observation = CancellableObservation()
-        lastObservation = observation
-        withObservationTracking {
-            observation.enroll()
+        lastObservation = CancellableObservation.track {
             render(view, in: rect, on: &canvas, isActive: isActive)
         } onChange: { [weak self, stateChanged] in
-            guard !observation.isCancelled else { return }
             // Stores tell observers after the value is stored, on the thread that set it. The flag
             // is seen by the very next render, even one in the same turn; the hop schedules one.
             stateChanged.value.store(true, ordering: .releasing)

@@ -15,15 +15,9 @@ private func observersHolding(_ box: StateBox<Int>) -> UInt {
     _getRetainCount(box.observed.keyPath)
 }
 
-/// Observes `box`'s value through `observation`, counting in `told` the changes it is told of.
-private func observe(_ box: StateBox<Int>, with observation: CancellableObservation, counting told: Counter) {
-    withObservationTracking {
-        observation.enroll()
-        _ = box.value
-    } onChange: {
-        guard !observation.isCancelled else { return }
-        told.withLock { $0 += 1 }
-    }
+/// Observes `box`'s value, counting in `told` the changes the observation is told of.
+private func observe(_ box: StateBox<Int>, counting told: Counter) -> CancellableObservation {
+    CancellableObservation.track({ _ = box.value }) { told.withLock { $0 += 1 } }
 }
 
 @Suite("CancellableObservation: ending observations Observation would keep")
@@ -33,8 +27,7 @@ struct CancellableObservationTests {
         withStore {
             let box = Application.state(\.cancelProbe).box
             let told = Counter()
-            let observation = CancellableObservation()
-            observe(box, with: observation, counting: told)
+            let observation = observe(box, counting: told)
             #expect(box.observed.mayBeObserved)
             observation.cancel()
             #expect(observation.isCancelled)
@@ -49,8 +42,7 @@ struct CancellableObservationTests {
         withStore {
             let box = Application.state(\.cancelProbe).box
             let told = Counter()
-            let observation = CancellableObservation()
-            observe(box, with: observation, counting: told)
+            _ = observe(box, counting: told)
             box.set(2)
             #expect(told.count == 1)
         }
