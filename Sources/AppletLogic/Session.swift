@@ -268,9 +268,11 @@ public final class SessionRecorder: Sendable {
     private func flushPending() {
         begin(size: ScreenSize(columns: 0, rows: 0))
         let (others, requests) = state.withLock { state -> ([Pending], [RecordedRequest]) in
+            // Taken out, not emptied in place: the arrays returned share their buffers, so
+            // `removeAll(keepingCapacity:)` would allocate a second buffer of each to keep.
             defer {
-                state.pending.removeAll(keepingCapacity: true)
-                state.requests.removeAll(keepingCapacity: true)
+                state.pending = []
+                state.requests = []
             }
             return (state.pending, state.requests)
         }
