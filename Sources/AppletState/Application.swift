@@ -207,26 +207,18 @@ open class Application: @unchecked Sendable {
                                               function: String, fileID: String, line: Int) -> State<Value> {
         let cacheKey = DeclarationCache.Key(feature: feature, id: id ?? function, derived: id == nil, fileID: fileID, line: line,
                                             scope: scoped ? Scope.currentIndex : 0, type: ObjectIdentifier(Value.self))
-        return State(box: declaredBox(cacheKey) {
-            let key = Self.key(feature: feature, id: id ?? function, scoped: scoped)
-            return box(
-                key: key,
-                declaration: Declaration(derived: id == nil, fileID: fileID, line: line),
-                make: { StateBox(initial(), key: key) },
-                fallback: { StateBox(initial(), key: $0) }
-            )
-        })
-    }
-
-    /// The box a declaration resolved to before (see `DeclarationCache`), or `resolve`'s, kept
-    /// for the next read.
-    func declaredBox<Value>(_ cacheKey: DeclarationCache.Key, resolve: () -> StateBox<Value>) -> StateBox<Value> {
         if let known = declarations.box(for: cacheKey) {
-            return unsafeDowncast(known as AnyObject, to: StateBox<Value>.self)
+            return State(box: unsafeDowncast(known as AnyObject, to: StateBox<Value>.self))
         }
-        let resolved = resolve()
+        let key = Self.key(feature: feature, id: id ?? function, scoped: scoped)
+        let resolved = box(
+            key: key,
+            declaration: Declaration(derived: id == nil, fileID: fileID, line: line),
+            make: { StateBox(initial(), key: key) },
+            fallback: { StateBox(initial(), key: $0) }
+        )
         declarations.insert(resolved, for: cacheKey)
-        return resolved
+        return State(box: resolved)
     }
 
     /// The state at `keyPath` in the current store.

@@ -97,18 +97,21 @@ extension Application {
         // in the key is the wrapper's, so it never meets an in-memory box of the same name.
         let cacheKey = DeclarationCache.Key(feature: feature, id: id ?? function, derived: id == nil, fileID: fileID, line: line,
                                             scope: 0, type: ObjectIdentifier(StoredState<Value>.self))
-        return StoredState(box: declaredBox(cacheKey) {
-            let key = "\(feature).\(id ?? function)"
-            return persistentBox(
-                registryKey: "\(PersistentKind.stored.rawValue):\(key)",
-                key: key,
-                declaration: Declaration(derived: id == nil, fileID: fileID, line: line),
-                initial: initial,
-                load: { $0.loadStored(key: key, initial: $1) },
-                entry: { ValueEntry<Value>(key: key, kind: .stored, target: .store, persistence: $0) },
-                attach: { entry, box in entry.box = box }
-            )
-        })
+        if let known = declarations.box(for: cacheKey) {
+            return StoredState(box: unsafeDowncast(known as AnyObject, to: StateBox<Value>.self))
+        }
+        let key = "\(feature).\(id ?? function)"
+        let resolved = persistentBox(
+            registryKey: "\(PersistentKind.stored.rawValue):\(key)",
+            key: key,
+            declaration: Declaration(derived: id == nil, fileID: fileID, line: line),
+            initial: initial,
+            load: { $0.loadStored(key: key, initial: $1) },
+            entry: { ValueEntry<Value>(key: key, kind: .stored, target: .store, persistence: $0) },
+            attach: { entry, box in entry.box = box }
+        )
+        declarations.insert(resolved, for: cacheKey)
+        return StoredState(box: resolved)
     }
 
     /// Declares (or finds) optional stored state whose initial value is nil, as AppState's
