@@ -1,4 +1,5 @@
 import AppletNavigation
+import AppletState
 import AppletUI
 import Observation
 
@@ -6,7 +7,7 @@ import Observation
 /// something it was made from changes: the router and the footer both ask for it on every key, and making it (every
 /// applet's `commands`, the keymap applied) was a fifth of a key's cost.
 ///
-/// A registry is made inside `withObservationTracking`, so a command list that reads state (a
+/// A registry is made inside `StateTracking.withTracking`, so a command list that reads state (a
 /// command enabled only when a list has a selection, a navigation depth) is made again after that
 /// state changes, as a view's body is; everything else it depends on is in its `Key` (the tab,
 /// the focused pane, whether Tab moves anywhere, the applets embedded in the pane and which holds
@@ -46,10 +47,10 @@ final class RegistryCache {
         if let known = made[key], !known.stale.isSet { return known.registry }
         let stale = ObservationFlag()
         let onChange = self.onChange
-        let registry = withObservationTracking(make) {
+        let registry = StateTracking.withTracking(make, observer: StateObserver {
             stale.set()
             onChange()
-        }
+        })
         if made.count >= Self.limit { made.removeAll(keepingCapacity: true) }
         made[key] = (registry, stale)
         return registry

@@ -461,15 +461,15 @@ final class ObserverBox {
     }
 
     private func arm() {
-        withObservationTracking {
+        StateTracking.withTracking({
             _ = read(store)
-        } onChange: { [weak self] in
+        }, observer: StateObserver { [weak self] in
             Task { @MainActor [weak self] in
                 guard let self else { return }
                 self.onOutsideChange?()
                 self.arm()
             }
-        }
+        })
     }
 
     /// What to run if the value changed since last time.

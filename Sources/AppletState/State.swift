@@ -93,6 +93,9 @@ protocol BoxedState: Sendable {
 @usableFromInline
 final class StateBox<Value: Sendable>: StateStorage, Observable, @unchecked Sendable {
     @usableFromInline let storage: ValueLock<Value>
+    /// Observers of reads made inside `StateTracking` scopes (views, the host's chrome).
+    @usableFromInline let watchers = StateWatchers()
+    /// Observers of reads made anywhere else (`withObservationTracking`, `Observations`).
     @usableFromInline let registrar = ObservationRegistrar()
     /// The declaration's key, for logs and errors.
     @usableFromInline let key: String
@@ -142,7 +145,8 @@ final class StateBox<Value: Sendable>: StateStorage, Observable, @unchecked Send
     static func freshValueKeyPath() -> KeyPath<StateBox<Value>, Value> { \StateBox<Value>.value }
 
     @inlinable var value: Value {
-        observed.with { registrar.access(self, keyPath: $0) }
+        // Recorded before the value is loaded: a change after this point finds the observer.
+        if !StateTracking.recordRead(watchers) { observed.with { registrar.access(self, keyPath: $0) } }
         return storage.load()
     }
 
@@ -202,6 +206,7 @@ final class StateBox<Value: Sendable>: StateStorage, Observable, @unchecked Send
     func announce() {
         // Counted first, so a host whose frame was being evaluated meanwhile sees it moved.
         counter?.count.add(1, ordering: .releasing)
+        watchers.notify()
         // Nobody observing: the registrar would take its lock twice to find no one to tell.
         guard observed.mayBeObserved else { return }
         observed.with { keyPath in

@@ -1,3 +1,4 @@
+import AppletState
 import Observation
 import Synchronization
 
@@ -10,7 +11,8 @@ import Synchronization
 /// The tracked closure reads this object's `marker` first; `cancel()` marks it cancelled and
 /// announces a change of `marker`, which tells the observation (its `onChange` checks
 /// `isCancelled` and does nothing) and so ends it: Observation lets go of everything it read.
-/// `track` does all of that.
+/// `track` does all of that, and observes the store's boxes through `StateTracking` (cancelled
+/// with the rest).
 ///
 /// ```swift
 /// last?.cancel()
@@ -19,21 +21,22 @@ import Synchronization
 public final class CancellableObservation: Observable, Sendable {
     private let registrar = ObservationRegistrar()
     private let cancelled = Atomic<Bool>(false)
+    /// Told when what the tracked closure read changes, by a box or by Observation, once.
+    private let observer: StateObserver?
 
-    public init() {}
+    public init() { observer = nil }
+
+    private init(observer: StateObserver) { self.observer = observer }
 
     /// Runs `body` observing what it reads, as `withObservationTracking` does, through a new
     /// observation it returns: `onChange` runs once, on the thread that made the change, when
     /// something `body` read changes, unless the observation was cancelled first.
     public static func track(_ body: () -> Void, onChange: @escaping @Sendable () -> Void) -> CancellableObservation {
-        let observation = CancellableObservation()
-        withObservationTracking {
+        let observation = CancellableObservation(observer: StateObserver(onChange: onChange))
+        StateTracking.withTracking({
             observation.enroll()
             body()
-        } onChange: {
-            guard !observation.isCancelled else { return }
-            onChange()
-        }
+        }, observer: observation.observer!)
         return observation
     }
 
@@ -49,6 +52,7 @@ public final class CancellableObservation: Observable, Sendable {
     /// Ends the observation: it is told once (and ignores it), then observes nothing.
     public func cancel() {
         guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        observer?.cancel()
         registrar.willSet(self, keyPath: \.marker)
         registrar.didSet(self, keyPath: \.marker)
     }

@@ -28,10 +28,12 @@ struct CancellableObservationTests {
             let box = Application.state(\.cancelProbe).box
             let told = Counter()
             let observation = observe(box, counting: told)
-            #expect(box.observed.mayBeObserved)
+            #expect(box.watchers.waitingCount == 1, "the box's read is observed by the box itself")
+            #expect(!box.observed.mayBeObserved, "not through Observation's registrar")
             observation.cancel()
             #expect(observation.isCancelled)
-            #expect(!box.observed.mayBeObserved, "Observation no longer holds what it read")
+            #expect(box.watchers.waitingCount == 0, "the box no longer waits to tell it")
+            #expect(!box.observed.mayBeObserved, "Observation holds nothing either")
             box.set(1)
             #expect(told.count == 0)
             observation.cancel()   // twice: nothing more
@@ -59,11 +61,14 @@ struct CancellableObservationTests {
             let pane = CountingPane(key: \.cancelProbe, evaluations: Counter())
             tree.renderIfNeeded(pane, in: rect, on: &canvas)
             let once = observersHolding(box)
+            #expect(box.watchers.waitingCount == 1)
             for _ in 0..<30 {
                 tree.invalidate()
                 #expect(tree.renderIfNeeded(pane, in: rect, on: &canvas))
             }
             #expect(observersHolding(box) == once, "one observation, as after the first drawing")
+            #expect(box.watchers.waitingCount == 1)
+            #expect(box.watchers.heldCount <= 4, "ended observations are let go of, not kept per drawing")
             Application.state(\.cancelProbe).value = 5   // and it still works
             #expect(tree.renderIfNeeded(pane, in: rect, on: &canvas))
             #expect(canvas.text.contains("value 5"))
