@@ -259,6 +259,85 @@ public struct Canvas: Hashable, Sendable {
         return out
     }
 
+    /// The columns of one row from its first to its last changed cell (`changedSpans(since:)`).
+    public struct Span: Hashable, Sendable {
+        public var y: Int
+        public var columns: Range<Int>
+
+        public init(y: Int, columns: Range<Int>) {
+            self.y = y
+            self.columns = columns
+        }
+    }
+
+    /// Per row that differs from `previous`, the columns from its first changed cell to its last:
+    /// what a terminal hands to a screen library that diffs again itself (ncurses), one run per
+    /// row, without a `Change` per cell. Every row when there is no previous frame or its size
+    /// differs.
+    ///
+    /// Invariants: every cell `changes(since:)` reports lies in a span; a span starts on a
+    /// cell that is not a continuation, unless its row starts with one, and ends after the
+    /// continuation of a wide character it ends on; copying each span's cells from this canvas
+    /// over `previous` (`copy(_:from:)`) makes the two equal.
+    ///
+    /// ```swift
+    /// for span in frame.changedSpans(since: shown) { shown.copy(span, from: frame) }
+    /// ```
+    public func changedSpans(since previous: Canvas?) -> [Span] {
+        let w = size.width
+        guard let previous, previous.size == size else {
+            return w == 0 ? [] : (0..<size.height).map { Span(y: $0, columns: 0..<w) }
+        }
+        var spans: [Span] = []
+        guard !cells.isEmpty else { return spans }
+        cells.withUnsafeBufferPointer { new in
+            previous.cells.withUnsafeBufferPointer { old in
+                let stride = MemoryLayout<Cell>.stride
+                let newBytes = UnsafeRawPointer(new.baseAddress!), oldBytes = UnsafeRawPointer(old.baseAddress!)
+                // Cells compare as bytes (see `changes(since:)`).
+                @inline(__always) func differs(_ i: Int) -> Bool {
+                    let offset = i &* stride
+                    return newBytes.load(fromByteOffset: offset, as: UInt64.self) != oldBytes.load(fromByteOffset: offset, as: UInt64.self)
+                        || newBytes.load(fromByteOffset: offset &+ 8, as: UInt64.self) != oldBytes.load(fromByteOffset: offset &+ 8, as: UInt64.self)
+                }
+                for y in 0..<size.height {
+                    let start = y * w, end = start + w
+                    if memcmp(newBytes + start * stride, oldBytes + start * stride, w * stride) == 0 { continue }
+                    var first = start
+                    while !differs(first) { first += 1 }
+                    var last = end - 1
+                    while !differs(last) { last -= 1 }
+                    // A changed right half is redrawn with its wide character; a wide character
+                    // at the end takes its right half along.
+                    if new[first].isContinuation, first > start { first -= 1 }
+                    if new[last].width == 2, last + 1 < end { last += 1 }
+                    spans.append(Span(y: y, columns: (first - start)..<(last + 1 - start)))
+                }
+            }
+        }
+        return spans
+    }
+
+    /// Copies the cells of `span` from `other` (a canvas of the same size) into this canvas.
+    public mutating func copy(_ span: Span, from other: Canvas) {
+        precondition(other.size == size, "Canvas.copy: the canvases differ in size")
+        let offset = span.y * size.width + span.columns.lowerBound
+        let count = span.columns.count
+        cells.withUnsafeMutableBufferPointer { mine in
+            other.cells.withUnsafeBufferPointer { theirs in
+                (mine.baseAddress! + offset).update(from: theirs.baseAddress! + offset, count: count)
+            }
+        }
+    }
+
+    /// Calls `body` with the cells of `span`, in place.
+    public func withCells<R>(in span: Span, _ body: (UnsafeBufferPointer<Cell>) throws -> R) rethrows -> R {
+        let offset = span.y * size.width + span.columns.lowerBound
+        return try cells.withUnsafeBufferPointer { all in
+            try body(UnsafeBufferPointer(rebasing: all[offset..<(offset + span.columns.count)]))
+        }
+    }
+
     /// Makes this canvas equal to the one `changes` were computed from (`new.changes(since: self)`),
     /// touching only the changed cells. A terminal keeps its copy of the screen this way, so
     /// the frame it was given is never shared and never copied.

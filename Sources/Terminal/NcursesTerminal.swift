@@ -155,18 +155,20 @@ public final class NcursesTerminal: Terminal {
 
     public func present(_ canvas: Canvas) {
         guard running else { return }
-        let changes = canvas.changes(since: previous)
-        // Our copy is updated cell by cell, so the caller's frame is never shared (its next edit
-        // would otherwise copy the whole screen).
+        // One run per changed row, from its first changed cell to its last: ncurses compares
+        // with the screen itself, so the cells in between cost it little and us nothing.
+        let spans = canvas.changedSpans(since: previous)
+        // Our copy is updated span by span, so the caller's frame is never shared (its next
+        // edit would otherwise copy the whole screen).
         if var kept = previous, kept.size == canvas.size {
             previous = nil
-            kept.apply(changes)
+            for span in spans { kept.copy(span, from: canvas) }
             previous = kept
         } else {
             previous = canvas
         }
-        guard !changes.isEmpty else { return }
-        put(changes)
+        guard !spans.isEmpty else { return }
+        for span in spans { put(span, of: canvas) }
         ak_refresh()
     }
 
@@ -198,24 +200,23 @@ public final class NcursesTerminal: Terminal {
 
     // MARK: Drawing
 
-    /// Sends changed cells to ncurses a run at a time: cells that sit side by side on a row (a
-    /// wide character covers two columns) go in one `ak_put_cells` call.
-    private func put(_ changes: [Canvas.Change]) {
-        var count = 0
-        var start = Point(x: 0, y: -1)
-        var next = 0
-        for change in changes {
-            if change.position.y != start.y || change.position.x != next {
-                if count > 0 { ak_put_cells(Int32(start.y), Int32(start.x), runCells, Int32(count)) }
-                count = 0
-                start = change.position
+    /// Sends the cells of `span` to ncurses in one `ak_put_cells` call. The right half of a wide
+    /// character is not a cell of its own there: ncurses moves past both columns.
+    private func put(_ span: Canvas.Span, of canvas: Canvas) {
+        if span.columns.count > runCapacity { growRun(to: span.columns.count) }
+        canvas.withCells(in: span) { cells in
+            var count = 0
+            var start = span.columns.lowerBound
+            for (offset, cell) in cells.enumerated() {
+                if cell.isContinuation {
+                    if count == 0 { start = span.columns.lowerBound + offset + 1 }
+                    continue
+                }
+                runCells[count] = akCell(cell)
+                count += 1
             }
-            if count == runCapacity { growRun() }
-            runCells[count] = akCell(change.cell)
-            count += 1
-            next = change.position.x + max(1, Int(change.cell.width))
+            if count > 0 { ak_put_cells(Int32(span.y), Int32(start), runCells, Int32(count)) }
         }
-        if count > 0 { ak_put_cells(Int32(start.y), Int32(start.x), runCells, Int32(count)) }
     }
 
     /// The run being sent, kept for the terminal's life so a frame allocates nothing (a run is
@@ -223,12 +224,10 @@ public final class NcursesTerminal: Terminal {
     private nonisolated(unsafe) var runCells = UnsafeMutablePointer<ak_cell>.allocate(capacity: 256)
     private var runCapacity = 256
 
-    private func growRun() {
-        let bigger = UnsafeMutablePointer<ak_cell>.allocate(capacity: runCapacity * 2)
-        bigger.update(from: runCells, count: runCapacity)
+    private func growRun(to capacity: Int) {
         runCells.deallocate()
-        runCells = bigger
-        runCapacity *= 2
+        runCapacity = max(capacity, runCapacity * 2)
+        runCells = .allocate(capacity: runCapacity)
     }
 
     deinit {
@@ -261,7 +260,7 @@ public final class NcursesTerminal: Terminal {
         size = Size(width: Int(ak_cols()), height: Int(ak_lines()))
         ak_force_repaint()
         if frame.size == size {
-            put(frame.changes(since: nil))
+            for span in frame.changedSpans(since: nil) { put(span, of: frame) }
             ak_refresh()
         } else {
             previous = nil

@@ -126,6 +126,61 @@ struct CanvasTests {
         #expect(positions.contains(Point(x: 1, y: 0)))
     }
 
+    @Test func aChangedRowIsOneSpanFromItsFirstToItsLastChangedCell() {
+        var old = Canvas(size: Size(width: 20, height: 3))
+        old.write("first row", at: .zero)
+        old.write("second row", at: Point(x: 0, y: 1))
+        var new = old
+        new.put("F", at: .zero)
+        new.put("W", at: Point(x: 8, y: 0))
+        #expect(new.changedSpans(since: old) == [Canvas.Span(y: 0, columns: 0..<9)])
+        #expect(new.changedSpans(since: new).isEmpty)
+        // No previous frame, or another size: every row, whole.
+        #expect(new.changedSpans(since: nil).map(\.columns) == [0..<20, 0..<20, 0..<20])
+        #expect(new.changedSpans(since: Canvas(size: Size(width: 5, height: 3))).count == 3)
+        #expect(Canvas(size: .zero).changedSpans(since: Canvas(size: .zero)).isEmpty)
+    }
+
+    @Test func aSpanTakesAWideCharacterWholeAtEitherEnd() {
+        var old = Canvas(size: Size(width: 8, height: 1))
+        old.write("ab中d", at: .zero)   // 中 at 2, its right half at 3
+        var rightHalf = old
+        rightHalf.put("z", at: Point(x: 3, y: 0))
+        #expect(rightHalf.changedSpans(since: old).map(\.columns) == [2..<4])
+        var endsWide = old
+        endsWide.put("x", at: Point(x: 0, y: 0))
+        endsWide.write("国", at: Point(x: 2, y: 0))
+        #expect(endsWide.changedSpans(since: old).map(\.columns) == [0..<4])
+    }
+
+    /// Random frames: every changed cell lies in a span, and copying the spans over the old frame
+    /// gives the new one, which is what a terminal's copy of the screen relies on.
+    @Test func copyingTheSpansMakesTheOldFrameTheNewOne() {
+        var random = SystemRandomNumberGenerator()
+        let glyphs: [String] = ["a", "b", "中", "😀", " ", "é"]
+        for _ in 0..<200 {
+            var old = Canvas(size: Size(width: 12, height: 4))
+            for _ in 0..<10 {
+                old.write(glyphs.randomElement(using: &random)!, at: Point(x: Int.random(in: 0..<12, using: &random), y: Int.random(in: 0..<4, using: &random)))
+            }
+            var new = old
+            for _ in 0..<Int.random(in: 0...6, using: &random) {
+                new.write(glyphs.randomElement(using: &random)!, at: Point(x: Int.random(in: 0..<12, using: &random), y: Int.random(in: 0..<4, using: &random)),
+                          style: Bool.random(using: &random) ? .plain : Style(attributes: .bold))
+            }
+            let spans = new.changedSpans(since: old)
+            for change in new.changes(since: old) {
+                #expect(spans.contains { $0.y == change.position.y && $0.columns.contains(change.position.x) })
+            }
+            var copy = old
+            for span in spans {
+                #expect(span.columns.lowerBound == 0 || !new[span.columns.lowerBound, span.y].isContinuation)
+                copy.copy(span, from: new)
+            }
+            #expect(copy == new)
+        }
+    }
+
     @Test func drawingIsClippedAndNeverOutOfBounds() {
         var canvas = Canvas(size: Size(width: 5, height: 2))
         canvas.write("far too long for this", at: Point(x: 2, y: 0))
