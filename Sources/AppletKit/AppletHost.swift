@@ -915,7 +915,7 @@ public final class AppletHost {
         } else {
             let tree = activeTree
             let items = FooterItem.items(registry: activeRegistry(), tabCount: tabs.count, typing: tree.focusedWidgetTakesText,
-                                         consumes: { tree.focusedWidgetUses($0) })
+                                         consumes: tree.focusedWidgetKeyFilter())
             view = FooterView(items: items, width: size.width)
         }
         footerLine.draw(view, in: Rect(x: 0, y: size.height - 1, width: size.width, height: 1), on: &canvas, tree: chromeTree)
@@ -935,7 +935,7 @@ public final class AppletHost {
     private func drawHelp(on canvas: inout Canvas) {
         let tree = activeTree
         let view = CommandHelpView(title: "Keys: \(tabs[selectedTab].title)", registry: activeRegistry(), fixed: Self.fixedHelpRows,
-                                   widgetTakes: { tree.focusedWidgetUses($0) })
+                                   widgetTakes: tree.focusedWidgetKeyFilter())
         drawOverlay(view, wanted: view.idealSize, on: &canvas, tree: helpTree)
     }
 

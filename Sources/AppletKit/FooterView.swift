@@ -27,6 +27,7 @@ struct FooterItem: Equatable {
             return !consumes(key)
         }
         var items: [FooterItem] = []
+        items.reserveCapacity(16)
         var hasSheet = false
         for index in entries.indices {
             let scope = entries[index].scope
@@ -36,21 +37,22 @@ struct FooterItem: Equatable {
             items.append(FooterItem(key: entries[index].keyLabel, title: entries[index].title))
         }
         if hasSheet { return items }
-        func host(_ id: String) -> CommandRegistry.Entry? {
+        // Indices, not entries: an entry copied out retains everything its command holds.
+        func host(_ id: String) -> Int? {
             guard let index = registry.index(ofID: id), reachable(index) else { return nil }
-            return entries[index]
+            return index
         }
         if tabCount > 1 {
             let count = min(9, tabCount)
-            let digits = (1...count).allSatisfy { n in host(tabCommandIDs[n - 1])?.keys.first == digitKeys[n - 1] }
-            if digits { items.append(FooterItem(key: "1-\(count)", title: "Tab")) }
+            let digits = (1...count).allSatisfy { n in host(tabCommandIDs[n - 1]).map { entries[$0].keys.first == digitKeys[n - 1] } ?? false }
+            if digits { items.append(FooterItem(key: tabRangeLabels[count - 1], title: "Tab")) }
             if let next = host("host.next-tab"), let previous = host("host.previous-tab") {
-                items.append(FooterItem(key: "\(next.keyLabel)/\(previous.keyLabel)", title: "Next/Prev"))
+                items.append(FooterItem(key: entries[next].keyLabel + "/" + entries[previous].keyLabel, title: "Next/Prev"))
             }
         }
-        if let focus = host("host.focus-next") { items.append(FooterItem(key: focus.keyLabel, title: "Focus")) }
-        if let help = host("host.help") { items.append(FooterItem(key: help.keyLabel, title: "Help")) }
-        if let quit = host("host.quit") { items.append(FooterItem(key: quit.keyLabel, title: "Quit")) }
+        if let focus = host("host.focus-next") { items.append(FooterItem(key: entries[focus].keyLabel, title: "Focus")) }
+        if let help = host("host.help") { items.append(FooterItem(key: entries[help].keyLabel, title: "Help")) }
+        if let quit = host("host.quit") { items.append(FooterItem(key: entries[quit].keyLabel, title: "Quit")) }
         // In a text field the way out is the one key worth advertising.
         if typing { items.append(FooterItem(key: "Esc", title: "Leave field")) }
         return items
@@ -60,6 +62,7 @@ struct FooterItem: Equatable {
     /// once, not on every frame (an interpolation and a key parse each).
     private static let tabCommandIDs = (1...9).map { "host.tab-\($0)" }
     private static let digitKeys = (1...9).map { KeySequence("\($0)") }
+    private static let tabRangeLabels = (1...9).map { "1-\($0)" }
 
     /// The items that fit in `width`: the last two (help and quit) always stay, at the end; what
     /// does not fit is dropped before them (the help overlay lists it all).

@@ -220,7 +220,23 @@ public final class ViewTree {
     /// tree.focusedWidgetUses(KeyEvent(.char("r")))   // true while a sortable Table has focus
     /// ```
     public func focusedWidgetUses(_ key: KeyEvent) -> Bool {
-        guard let widget = focusedWidget else { return false }
+        Self.uses(key, widget: focusedWidget)
+    }
+
+    /// `focusedWidgetUses` for many keys (the footer, help), with the focused widget found once:
+    /// the answer for the tree as it is now, not as it will be after the next render.
+    ///
+    /// ```swift
+    /// let takes = tree.focusedWidgetKeyFilter()
+    /// let hints = commands.filter { !takes($0.key) }
+    /// ```
+    public func focusedWidgetKeyFilter() -> (KeyEvent) -> Bool {
+        let widget = focusedWidget
+        return { Self.uses($0, widget: widget) }
+    }
+
+    private static func uses(_ key: KeyEvent, widget: (any FocusableNode)?) -> Bool {
+        guard let widget else { return false }
         return widget.takesTextInput ? !key.modifiers.contains(.ctrl) : widget.usesKey(key)
     }
 

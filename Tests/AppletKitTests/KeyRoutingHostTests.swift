@@ -145,6 +145,29 @@ struct KeyRoutingHostTests {
         #expect(!h.row(11).contains("? Help") && !h.row(11).contains("q Quit"), "\(h.row(11))")
     }
 
+    /// A list that takes j (and an empty one that does not), beside a command on j and one on x.
+    struct ListAndCommandsApplet: Applet {
+        let id = "listcmds"
+        let title = "List"
+        let rows: Int
+        @AppState(\.listCommandsSelection) private var selection
+        var body: some View {
+            List(0..<rows, selection: $selection) { Text("row \($0)") }
+        }
+        var commands: [Command] {
+            [Command(id: "listcmds.jump", "Jump", keys: ["j"]) {}, Command(id: "listcmds.mark", "Mark", keys: ["x"]) {}]
+        }
+    }
+
+    @Test("The footer leaves out a command whose key the focused list takes itself")
+    func footerHidesKeysTheFocusedWidgetUses() throws {
+        let h = try AppletTestHost(ListAndCommandsApplet(rows: 5), width: 100, height: 12)
+        #expect(h.row(11).contains("x Mark"), "\(h.row(11))")
+        #expect(!h.row(11).contains("j Jump"), "the list moves on j: \(h.row(11))")
+        let empty = try AppletTestHost(ListAndCommandsApplet(rows: 0), width: 100, height: 12)
+        #expect(empty.row(11).contains("j Jump") && empty.row(11).contains("x Mark"), "\(empty.row(11))")
+    }
+
     /// The trap a new user found: an applet whose only focusable widget is a text field.
     struct LoneFieldApplet: Applet {
         let id = "lone"
@@ -193,4 +216,8 @@ struct KeyRoutingHostTests {
         #expect(problems.contains { $0.contains("tally.nope") }, "\(problems)")
         #expect(problems.contains { $0.contains("+ is bound twice in Applet: tally.up, tally.down") }, "\(problems)")
     }
+}
+
+extension Application {
+    var listCommandsSelection: State<Int> { state(initial: 0, feature: "HostTests", id: "listCommandsSelection") }
 }
