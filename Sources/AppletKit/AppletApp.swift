@@ -280,7 +280,7 @@ public struct AppletAppCommand<App: AppletApp>: AsyncParsableCommand {
             initial = index
         }
         do {
-            let terminal = try NcursesTerminal(environment: ProcessInfo.processInfo.environment, features: App.terminalFeatures)
+            let terminal = try NcursesTerminal(environment: ProcessEnvironment.current, features: App.terminalFeatures)
             terminal.logPath = logging.filePath
             terminal.crashLine = logging.filePath.map { "\(App.id): crashed; the terminal was restored and the backtrace is in \($0)" }
                 ?? "\(App.id): crashed; the terminal was restored (no log file could be opened for the backtrace)"
@@ -352,7 +352,7 @@ public struct AppletAppCommand<App: AppletApp>: AsyncParsableCommand {
     /// The keymap file: `--keymap`, else the app's file in the user's config folder.
     static func keymapPath(_ standard: StandardOptions) -> String {
         if let path = standard.keymap { return absolute(path) }
-        return Keymap.defaultPath(appID: App.id, environment: ProcessInfo.processInfo.environment)
+        return Keymap.defaultPath(appID: App.id, environment: ProcessEnvironment.current)
     }
 
     static func fail(_ message: String, log: Logger) -> Int32 {
@@ -399,7 +399,7 @@ public struct AppletKeysCommand<App: AppletApp>: AsyncParsableCommand {
     /// Lists (or checks) the commands of every applet with the keymap applied; returns the status.
     @MainActor
     static func report(check: Bool, keymapOption: String?) -> Int32 {
-        var path = Keymap.defaultPath(appID: App.id, environment: ProcessInfo.processInfo.environment)
+        var path = Keymap.defaultPath(appID: App.id, environment: ProcessEnvironment.current)
         if let option = keymapOption { path = AppletAppCommand<App>.absolute(option) }
         let (keymap, issues) = Keymap.load(path: path)
         let application = Application()

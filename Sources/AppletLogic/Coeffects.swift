@@ -55,7 +55,7 @@ public struct Coeffects: Sendable {
     public static var live: Coeffects {
         Coeffects(now: { Date() }, clock: ContinuousClock(),
                   random: { Int.random(in: $0) },
-                  environment: { ProcessInfo.processInfo.environment[$0] },
+                  environment: { name in getenv(name).map { String(cString: $0) } },
                   fileContents: { path in try Data(contentsOf: URL(fileURLWithPath: path)) },
                   fileExists: { FileManager.default.fileExists(atPath: $0) },
                   terminalSize: { ScreenSize.current },

