@@ -43,9 +43,10 @@ public enum StateTracking {
     private final class Scope {
         let observer: StateObserver
         let parent: Scope?
-        /// The boxes already recorded (a view reads the same state many times).
-        private var seen: [ObjectIdentifier] = []
-        private var seenSet: Set<ObjectIdentifier>?
+        /// The boxes already recorded (a view reads the same state many times). Touched by the
+        /// scope's own thread only: no run-time exclusivity check per read.
+        @exclusivity(unchecked) private var seen: [ObjectIdentifier] = []
+        @exclusivity(unchecked) private var seenSet: Set<ObjectIdentifier>?
 
         init(observer: StateObserver, parent: Scope?) {
             self.observer = observer

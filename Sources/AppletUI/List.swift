@@ -127,7 +127,8 @@ public struct List<Row: View>: View {
 /// The scratch array `List` makes each row's nodes into.
 @MainActor
 private final class RowNodes {
-    var value: [Node] = []
+    /// Main actor only, never reentered: no run-time exclusivity check per access.
+    @exclusivity(unchecked) var value: [Node] = []
 }
 
 final class ListNode: Node, FocusableNode {

@@ -573,7 +573,9 @@ public final class ViewTree {
 /// A widget's own state between frames (see `ResolveContext.stateBox`).
 @MainActor
 public final class WidgetStateBox<T> {
-    public var value: T
+    /// Main actor only: no run-time exclusivity check on each of a widget's reads (the compiler
+    /// still rejects overlapping accesses it can see).
+    @exclusivity(unchecked) public var value: T
     init(_ value: T) { self.value = value }
 }
 

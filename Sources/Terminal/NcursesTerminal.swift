@@ -49,8 +49,8 @@ public final class NcursesTerminal: Terminal {
     private var running = false
     /// Where input is read to: one allocation for the terminal's life, not one per read.
     private var readBuffer = [UInt8](repeating: 0, count: 4096)
-    private var styleCache: [Style: (attrs: UInt32, fg: Int32, bg: Int32)] = [:]
-    private var lastResolved: (style: Style, value: (attrs: UInt32, fg: Int32, bg: Int32))?
+    @exclusivity(unchecked) private var styleCache: [Style: (attrs: UInt32, fg: Int32, bg: Int32)] = [:]
+    @exclusivity(unchecked) private var lastResolved: (style: Style, value: (attrs: UInt32, fg: Int32, bg: Int32))?
 
     /// Checks that this process can take over a terminal and explains why not if it cannot:
     /// stdin and stdout must be terminals and `TERM` must name a known terminal type.
@@ -221,8 +221,8 @@ public final class NcursesTerminal: Terminal {
 
     /// The run being sent, kept for the terminal's life so a frame allocates nothing (a run is
     /// at most a row; it grows for a wider terminal).
-    private nonisolated(unsafe) var runCells = UnsafeMutablePointer<ak_cell>.allocate(capacity: 256)
-    private var runCapacity = 256
+    @exclusivity(unchecked) private nonisolated(unsafe) var runCells = UnsafeMutablePointer<ak_cell>.allocate(capacity: 256)
+    @exclusivity(unchecked) private var runCapacity = 256
 
     private func growRun(to capacity: Int) {
         runCells.deallocate()
