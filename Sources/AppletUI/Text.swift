@@ -45,11 +45,7 @@ final class TextNode: Node {
         self.style = style
         self.lineLimit = lineLimit
         // The usual text: printable ASCII, one column a byte, no newline. One pass over the bytes.
-        let asciiWidth: Int? = content.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
-            for byte in bytes where byte < 0x20 || byte >= 0x7F { return nil }
-            return bytes.count
-        } ?? nil
-        if let asciiWidth {
+        if let asciiWidth = Self.printableASCIIWidth(content) {
             paragraphs = nil
             width = asciiWidth
             return
@@ -65,6 +61,16 @@ final class TextNode: Node {
         let split = mayHaveNewline ? content.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) : []
         paragraphs = split.count > 1 ? split : nil
         self.width = paragraphs.map { $0.reduce(0) { max($0, $1.terminalWidth) } } ?? (split.first.map { $0.terminalWidth } ?? content.terminalWidth)
+    }
+
+    /// The width of printable ASCII text (one column a byte), nil for anything else. Nonisolated,
+    /// with the closure inside: a closure written in this main-actor class checks at run time that
+    /// it runs on the main actor (about 200 instructions), and this runs once per text per frame.
+    nonisolated private static func printableASCIIWidth(_ content: String) -> Int? {
+        content.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            for byte in bytes where byte < 0x20 || byte >= 0x7F { return nil }
+            return bytes.count
+        } ?? nil
     }
 
     /// One line that fits: measured and drawn as it is.

@@ -198,8 +198,11 @@ public final class ViewTree {
         for child in node.children { collectFocusables(child) }
     }
 
+    // Loops, not `contains`/`first(where:)`: a closure written here is main-actor isolated and
+    // checks so at run time on every call, several times a key.
     private func isInFocusChain(_ id: ViewID?) -> Bool {
-        focusables.contains { $0.focusID == id }
+        for focusable in focusables where focusable.focusID == id { return true }
+        return false
     }
 
     /// Sends pasted text to the focused widget; false if it does not take text.
@@ -242,7 +245,8 @@ public final class ViewTree {
 
     private var focusedWidget: (any FocusableNode)? {
         guard let id = focusedID else { return nil }
-        return focusables.first { $0.focusID == id }
+        for focusable in focusables where focusable.focusID == id { return focusable }
+        return nil
     }
 
     /// Focuses the widget with this identity if it is in the last frame; false if not.
