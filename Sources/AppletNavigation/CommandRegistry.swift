@@ -90,7 +90,7 @@ public struct CommandRegistry: Sendable {
     public func index(ofID id: String) -> Int? { firstIndexByID[id] }
 
     /// The first enabled entry bound to `sequence` in `scopes` (all by default).
-    public func entry(for sequence: KeySequence, in scopes: Set<CommandScope> = Set(CommandScope.allCases),
+    public func entry(for sequence: KeySequence, in scopes: Set<CommandScope> = CommandScope.all,
                       priorityOnly: Bool = false) -> Entry? {
         // By index: `first(where:)` copies every entry it looks at (and retains what its
         // command holds), on every key.
@@ -104,7 +104,7 @@ public struct CommandRegistry: Sendable {
     }
 
     /// The key sequences enabled commands in `scopes` are bound to (for the chord matcher).
-    public func boundSequences(in scopes: Set<CommandScope> = Set(CommandScope.allCases)) -> [KeySequence] {
+    public func boundSequences(in scopes: Set<CommandScope> = CommandScope.all) -> [KeySequence] {
         // By index: `filter` would copy every entry (and retain what its command holds) per key.
         var sequences: [KeySequence] = []
         for index in entries.indices where entries[index].isEnabled && scopes.contains(entries[index].scope) {

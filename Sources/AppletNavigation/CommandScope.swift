@@ -9,6 +9,13 @@ public enum CommandScope: Int, Sendable, CaseIterable, Comparable, CustomStringC
 
     public static func < (lhs: CommandScope, rhs: CommandScope) -> Bool { lhs.rawValue < rhs.rawValue }
 
+    /// Every scope, as a set made once (a lookup's default; made per call, it cost a key more
+    /// than the lookup).
+    public static let all = Set(allCases)
+    /// The scopes a key reaches while no sheet is up, and while one is.
+    static let withoutSheet: Set<CommandScope> = [.applet, .navigation, .tab, .host]
+    static let onlySheet: Set<CommandScope> = [.sheet]
+
     /// The heading help and the palette group its commands under.
     public var description: String {
         switch self {

@@ -47,7 +47,7 @@ public struct KeyRouter {
     public mutating func route(_ key: KeyEvent, registry: CommandRegistry,
                                sheet: LevelHandler?, widget: LevelHandler) -> RoutingTrace {
         var trace = RoutingTrace(key: key)
-        let commandScopes: Set<CommandScope> = sheet == nil ? [.applet, .navigation, .tab, .host] : [.sheet]
+        let commandScopes = sheet == nil ? CommandScope.withoutSheet : CommandScope.onlySheet
 
         // 1. A chord in progress takes the next key whatever it is.
         if !chords.pending.isEmpty {
