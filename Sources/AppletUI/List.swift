@@ -116,7 +116,9 @@ public struct List<Row: View>: View {
         nodes.append(ListNode(context: context, count: count, selection: selection, marked: marked, searchText: searchText) { index in
             // Laid out as `HStack { row(index) }` would be, without a stack for the usual row of
             // one view: that view's node, placed at its own width (`ListNode.place`).
-            rowNodes.value.removeAll(keepingCapacity: true)
+            // The last row's node, usually one: `removeLast` drops it without the generic
+            // `replaceSubrange` that `removeAll(keepingCapacity:)` runs (~500 instructions).
+            if rowNodes.value.count == 1 { rowNodes.value.removeLast() } else { rowNodes.value.removeAll(keepingCapacity: true) }
             row(index)._makeNodes(rowContext.child(hashing: index), into: &rowNodes.value)
             if rowNodes.value.count == 1 { return ListNode.Row(node: rowNodes.value[0], isStack: false) }
             return ListNode.Row(node: StackNode(axis: .horizontal, spacing: 0, alignment: .start, children: rowNodes.value), isStack: true)

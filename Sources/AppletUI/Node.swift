@@ -9,10 +9,19 @@ public struct ViewID: Hashable, Sendable, CustomStringConvertible {
     static let root = ViewID(rawValue: 0x5EED)
 
     func child<H: Hashable>(_ component: H) -> ViewID {
-        var hasher = Hasher()
-        hasher.combine(rawValue)
-        hasher.combine(component)
-        return ViewID(rawValue: hasher.finalize())
+        child(component.hashValue)
+    }
+
+    /// The identity of the child at `index` (a position, a row): made for every view of every
+    /// frame, so a multiply-and-shift mix rather than a SipHash. Distinct indices under one parent
+    /// never collide: the first step is one-to-one in `index` and the finalizer (SplitMix64's) is
+    /// one-to-one. ViewIDs are dictionary keys only; the dictionary hashes them with its own seed.
+    func child(_ index: Int) -> ViewID {
+        let parent = UInt64(bitPattern: Int64(rawValue))
+        var z = parent ^ (UInt64(bitPattern: Int64(index)) &+ 0x9E37_79B9_7F4A_7C15 &+ (parent << 6) &+ (parent >> 2))
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return ViewID(rawValue: Int(Int64(bitPattern: z ^ (z >> 31))))
     }
     public var description: String { String(rawValue, radix: 16) }
 }
@@ -93,6 +102,8 @@ public struct ResolveContext {
         copy.id = id.child(value)
         return copy
     }
+
+    func child(hashing value: Int) -> ResolveContext { child(value) }
 }
 
 /// The rarely changing part of a `ResolveContext`; replaced, never mutated, when a modifier
