@@ -30,6 +30,9 @@ final class ChromeObservation {
     /// The waiting observation, ended when a new key makes another one.
     private var observation: CancellableObservation?
     private var key: Int?
+    /// Whether the chrome read an `Observable` other than the store's (the action log): from then
+    /// on its observations are made cancellable (`CancellableObservation.track(enrolling:)`).
+    private var readsOtherObservables = false
     private let onChange: @Sendable () -> Void
     /// How many observations were installed (tests).
     private(set) var installed = 0
@@ -49,10 +52,12 @@ final class ChromeObservation {
         self.key = key
         installed += 1
         let onChange = self.onChange
-        observation = CancellableObservation.track(draw) {
+        let made = CancellableObservation.track(enrolling: readsOtherObservables, draw) {
             flag.set()
             onChange()
         }
+        observation = made
+        if made.othersObserved { readsOtherObservables = true }
     }
 }
 

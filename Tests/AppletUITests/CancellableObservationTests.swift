@@ -74,4 +74,84 @@ struct CancellableObservationTests {
             #expect(canvas.text.contains("value 5"))
         }
     }
+
+    @Test func unenrolledAndReadingOnlyTheStoreItCostsObservationNothingAndStillWorks() {
+        withStore {
+            let box = Application.state(\.cancelProbe).box
+            let told = Counter()
+            let observation = CancellableObservation.track(enrolling: false, { _ = box.value }) { told.withLock { $0 += 1 } }
+            #expect(!observation.othersObserved, "nothing installed through Observation")
+            box.set(9)
+            #expect(told.count == 1)
+            let later = CancellableObservation.track(enrolling: false, { _ = box.value }) { told.withLock { $0 += 1 } }
+            later.cancel()
+            box.set(10)
+            #expect(told.count == 1, "cancelled: not told")
+        }
+    }
+
+    @Test func unenrolledItSaysWhenItReadAModelAndIsToldOfItsChanges() {
+        let model = PaneModel()
+        let told = Counter()
+        let observation = CancellableObservation.track(enrolling: false, { _ = model.name }) { told.withLock { $0 += 1 } }
+        #expect(observation.othersObserved)
+        model.name = "b"
+        #expect(told.count == 1)
+    }
+
+    /// A pane that reads a model (not the store) redraws when it changes, however often it was
+    /// drawn before, and keeps at most one observation of the model besides the current one.
+    @Test func aTreeReadingAModelRedrawsOnItsChangesAndDoesNotPileUpObservations() {
+        withStore {
+            let model = PaneModel()
+            let tree = ViewTree()
+            var canvas = Canvas(size: Size(width: 20, height: 2))
+            let rect = Rect(x: 0, y: 0, width: 20, height: 2)
+            let pane = ModelPane(model: model)
+            tree.renderIfNeeded(pane, in: rect, on: &canvas)
+            let afterFirst = model.observers
+            for _ in 0..<30 {
+                tree.invalidate()
+                #expect(tree.renderIfNeeded(pane, in: rect, on: &canvas))
+            }
+            #expect(model.observers <= afterFirst + 1, "the first drawing's, and the current one")
+            model.name = "changed"
+            #expect(tree.renderIfNeeded(pane, in: rect, on: &canvas))
+            #expect(canvas.text.contains("name changed"))
+            model.name = "again"
+            #expect(tree.renderIfNeeded(pane, in: rect, on: &canvas))
+            #expect(canvas.text.contains("name again"))
+        }
+    }
+}
+
+/// An `Observable` model that is not the store's, whose `name` key path is an object of its own,
+/// so that the observations waiting on it can be counted (each holds a reference).
+private final class PaneModel: Observable, @unchecked Sendable {
+    private let registrar = ObservationRegistrar()
+    private var stored = "a"
+    private let nameKeyPath: KeyPath<PaneModel, String> = PaneModel.freshKeyPath()
+
+    var name: String {
+        get {
+            registrar.access(self, keyPath: nameKeyPath)
+            return stored
+        }
+        set {
+            registrar.willSet(self, keyPath: nameKeyPath)
+            stored = newValue
+            registrar.didSet(self, keyPath: nameKeyPath)
+        }
+    }
+
+    /// Observations holding the key path (its reference count beyond this model's own).
+    var observers: UInt { _getRetainCount(nameKeyPath) }
+
+    @_semantics("optimize.sil.specialize.generic.never") @inline(never)
+    private static func freshKeyPath() -> KeyPath<PaneModel, String> { \PaneModel.stored }
+}
+
+private struct ModelPane: View {
+    let model: PaneModel
+    var body: some View { Text("name \(model.name)") }
 }
