@@ -28,6 +28,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // Path arithmetic (FilePath) for the store's files, without NSString.
+        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // The user's keymap file (keys.toml).
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
@@ -47,7 +49,10 @@ let package = Package(
             ]
         ),
         .target(name: "Terminal", dependencies: ["CNcursesShim"]),
-        .target(name: "AppletState", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        .target(name: "AppletState", dependencies: [
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "SystemPackage", package: "swift-system"),
+        ]),
         // Requests, side effects and coeffects as values; the logic module, observers, recording
         // and replay. Knows nothing of terminals.
         .target(name: "AppletLogic", dependencies: [
@@ -59,11 +64,13 @@ let package = Package(
         .target(name: "AppletNavigation", dependencies: [
             "AppletUI", "AppletState", "Terminal",
             .product(name: "TOMLKit", package: "TOMLKit"),
+            .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .target(name: "AppletKit", dependencies: [
             "AppletNavigation", "AppletUI", "AppletLogic", "AppletState", "Terminal",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "SystemPackage", package: "swift-system"),
         ]),
         // Starts programs on a pseudo-terminal for AppletTesting's `PseudoTerminal` (fork and exec
         // with only async-signal-safe calls in the child, ioctls). Imported `internal`ly, so clients

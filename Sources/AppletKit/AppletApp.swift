@@ -4,6 +4,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import Terminal
+internal import SystemPackage
 
 /// The entry point of a terminal app: adopt it in your `@main` type and list the tabs. It gives the
 /// app the standard command line, sets up storage and logging before any state is touched, runs
@@ -367,7 +368,7 @@ public struct AppletAppCommand<App: AppletApp>: AsyncParsableCommand {
     }
 
     static func absolute(_ path: String) -> String {
-        path.hasPrefix("/") ? path : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path)
+        path.hasPrefix("/") ? path : FilePath(FileManager.default.currentDirectoryPath).appending(path).string
     }
 }
 

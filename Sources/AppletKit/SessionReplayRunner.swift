@@ -4,6 +4,7 @@ import AppletState
 import Dispatch
 import Foundation
 import Terminal
+internal import SystemPackage
 
 /// `--record FILE` and `--replay FILE` for an `AppletApp`.
 ///
@@ -31,7 +32,7 @@ enum SessionReplayRunner {
                 continue
             }
             guard relative.hasSuffix(".json") else { continue }
-            let path = (directory as NSString).appendingPathComponent(relative)
+            let path = FilePath(directory).appending(relative).string
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
                   (attributes[.size] as? Int ?? 0) <= 1 << 20,
                   let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
@@ -49,8 +50,8 @@ enum SessionReplayRunner {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("appletkit-replay-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         for (relative, text) in session.files {
-            let path = (folder as NSString).appendingPathComponent(relative)
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            let path = FilePath(folder).appending(relative).string
+            try FileManager.default.createDirectory(atPath: FilePath(path).removingLastComponent().string, withIntermediateDirectories: true)
             try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         }
         let application = Application()
@@ -61,7 +62,7 @@ enum SessionReplayRunner {
             let tabs = tabs()
             var keymap = Keymap()
             if let text = session.keymap {
-                let path = (folder as NSString).appendingPathComponent("keys.toml")
+                let path = FilePath(folder).appending("keys.toml").string
                 try Data(text.utf8).write(to: URL(fileURLWithPath: path))
                 keymap = Keymap.load(path: path).keymap
             }

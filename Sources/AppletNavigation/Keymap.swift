@@ -1,6 +1,7 @@
 import Foundation
 import AppletState
 internal import TOMLKit
+internal import SystemPackage
 
 /// The user's key bindings, by command id, read from a TOML file: each entry gives a command new
 /// keys (one spec, a list of them, or an empty list to unbind it). Commands it does not name keep
@@ -44,9 +45,9 @@ public struct Keymap: Sendable, Equatable {
             config = xdg
         } else {
             let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-            config = (home as NSString).appendingPathComponent(".config")
+            config = FilePath(home).appending(".config").string
         }
-        return ((config as NSString).appendingPathComponent(appID) as NSString).appendingPathComponent("keys.toml")
+        return FilePath(config).appending(appID).appending("keys.toml").string
     }
 
     /// Reads the keymap at `path`. A missing file is no keymap and no issue.

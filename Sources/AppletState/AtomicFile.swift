@@ -60,8 +60,9 @@ public enum AtomicFile {
 
     /// Replaces the file's content atomically, creating it with `mode`.
     public static func write(_ data: Data, to path: String, mode: mode_t = 0o600) throws {
-        let directory = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
+        // A bare file name is in the current folder (not at the root).
+        let directory = Path.directory(of: path).isEmpty ? "." : Path.directory(of: path)
+        let name = Path.name(of: path)
         var template = Array("\(directory)/.\(name).tmp-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw Failure(path: path, reason: "cannot write in \(directory) (\(String(cString: strerror(errno))))") }

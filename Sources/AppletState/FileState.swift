@@ -156,10 +156,10 @@ extension Application {
     /// Where a `FileState` lives, and the folder to name if it cannot be written.
     static func filePath(_ persistence: Persistence, name: String, folder: String?) -> (path: String, root: String) {
         guard let folder else {
-            return ((persistence.filesFolder as NSString).appendingPathComponent(name), persistence.configuration.directory)
+            return (Path.join(persistence.filesFolder, name), persistence.configuration.directory)
         }
         let expanded = (folder as NSString).expandingTildeInPath
-        return ((expanded as NSString).appendingPathComponent(name), expanded)
+        return (Path.join(expanded, name), expanded)
     }
 
     /// The file state at `keyPath` in the current store (AppState's spelling).

@@ -184,9 +184,9 @@ final class Persistence: StateStorage {
         self.configuration = configuration
         owners = Mutex(Owners(issues: issues))
         let directory = configuration.directory
-        storePath = (directory as NSString).appendingPathComponent("\(Self.fileName(configuration.appID)).json")
-        filesFolder = (directory as NSString).appendingPathComponent("files")
-        secureFolder = (directory as NSString).appendingPathComponent("secure")
+        storePath = Path.join(directory, "\(Self.fileName(configuration.appID)).json")
+        filesFolder = Path.join(directory, "files")
+        secureFolder = Path.join(directory, "secure")
         ExitFlush.register(self)
     }
 
@@ -315,7 +315,7 @@ final class Persistence: StateStorage {
 
     /// Writes `data` atomically, creating its folder (0700). Reports a failure once per `root`.
     private func save(_ data: Data, to path: String, root: String, disk: inout Disk, issues: inout [StoreIssue]) -> Bool {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = Path.directory(of: path)
         do {
             try AtomicFile.ensureDirectory(folder, mode: 0o700)
             try AtomicFile.write(data, to: path, mode: 0o600)

@@ -107,7 +107,7 @@ extension Application {
     }
 
     static func secretPath(_ persistence: Persistence, key: String) -> String {
-        (persistence.secureFolder as NSString).appendingPathComponent(Persistence.fileName(key))
+        Path.join(persistence.secureFolder, Persistence.fileName(key))
     }
 
     /// The secret at `keyPath` in the current store (AppState's spelling).

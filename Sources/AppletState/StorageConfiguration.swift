@@ -33,9 +33,9 @@ public struct StorageConfiguration: Hashable, Sendable {
             base = xdg
         } else {
             let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-            base = (home as NSString).appendingPathComponent(".local/state")
+            base = Path.join(home, ".local/state")
         }
-        return StorageConfiguration(appID: id, directory: (base as NSString).appendingPathComponent(id))
+        return StorageConfiguration(appID: id, directory: Path.join(base, id))
     }
 
     /// Whether this process runs tests (SwiftPM's test bundle, or Xcode's test runners).
@@ -47,6 +47,6 @@ public struct StorageConfiguration: Hashable, Sendable {
     /// One folder per test process, under the system's temporary folder.
     static let testProcessDirectory: String = {
         let base = FileManager.default.temporaryDirectory.path
-        return (base as NSString).appendingPathComponent("appletkit-tests-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
+        return Path.join(base, "appletkit-tests-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
     }()
 }

@@ -47,8 +47,8 @@ final class SyncFile<Value: Codable & Sendable>: SyncEndpoint, @unchecked Sendab
     init(initial: Value, key: String, directory: String, center: SyncCenter) {
         let name = key.map { $0 == "/" || $0 == "\0" ? "_" : $0 }
         self.key = key
-        path = (directory as NSString).appendingPathComponent(String(name) + ".json")
-        lockPath = (directory as NSString).appendingPathComponent(String(name) + ".lock")
+        path = Path.join(directory, String(name) + ".json")
+        lockPath = Path.join(directory, String(name) + ".lock")
         self.center = center
         lastValue = initial
         // Writes that reach the box directly (not through `SyncState`) are written too.
@@ -513,7 +513,7 @@ final class SyncCenter: StateStorage, @unchecked Sendable {
             var removed: [String: Bool] = [:]
             for event in names {
                 guard let folder = watching.folderByWatch[event.watch] else { continue }
-                let path = (folder as NSString).appendingPathComponent(event.name)
+                let path = Path.join(folder, event.name)
                 if removed[path] == nil { order.append(path) }
                 removed[path] = (removed[path] ?? false) || event.deleted
             }

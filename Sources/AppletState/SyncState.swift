@@ -115,7 +115,7 @@ extension Application {
     ) -> SyncState<Value> {
         let key = "\(feature).\(id ?? function)"
         let center = syncCenter
-        let directory = (storage.directory as NSString).appendingPathComponent("sync")
+        let directory = Path.join(storage.directory, "sync")
         let box = box(
             key: "sync:\(key)",
             name: key,

@@ -379,6 +379,19 @@ enum TypeCheck {
                 if fm.fileExists(atPath: map.path) { arguments += ["-Xcc", "-fmodule-map-file=\(map.path)"] }
             }
         }
+        // And those of C targets in dependencies (swift-system's CSystem): their include folders.
+        var root = build
+        while root.pathComponents.count > 1, !fm.fileExists(atPath: root.appendingPathComponent("checkouts").path) {
+            root.deleteLastPathComponent()
+        }
+        let checkouts = root.appendingPathComponent("checkouts")
+        for package in (try? fm.contentsOfDirectory(atPath: checkouts.path)) ?? [] {
+            let sources = checkouts.appendingPathComponent(package).appendingPathComponent("Sources")
+            for target in (try? fm.contentsOfDirectory(atPath: sources.path)) ?? [] {
+                let map = sources.appendingPathComponent(target).appendingPathComponent("include/module.modulemap")
+                if fm.fileExists(atPath: map.path) { arguments += ["-Xcc", "-fmodule-map-file=\(map.path)"] }
+            }
+        }
         let cache = build.appendingPathComponent("ModuleCache")
         if fm.fileExists(atPath: cache.path) { arguments += ["-module-cache-path", cache.path] }
         let process = Process()

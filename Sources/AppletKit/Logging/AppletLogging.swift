@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Synchronization
+internal import SystemPackage
 
 /// Sets up swift-log for a terminal app: every logger writes to `<state folder>/<app-id>.log` and
 /// to an in-memory ring buffer (for a log applet), and nothing is ever printed to the terminal
@@ -28,7 +29,7 @@ public enum AppletLogging {
     public static func bootstrap(directory: String, appID: String, level: Logger.Level = .info, capacity: Int = 1_000) -> Setup {
         installed.withLock { existing in
             if let existing { return existing }
-            let file = LogFile(path: (directory as NSString).appendingPathComponent("\(appID).log"))
+            let file = LogFile(path: FilePath(directory).appending("\(appID).log").string)
             let buffer = LogRingBuffer(capacity: capacity)
             LoggingSystem.bootstrap { label in
                 AppletLogHandler(label: label, file: file, buffer: buffer, logLevel: level)
