@@ -20,7 +20,7 @@ struct ChromeLine<Content: View & Equatable> {
         let view: Content
         let rect: Rect
         let theme: ResolvedTheme
-        let cells: [Canvas.Change]
+        let cells: Canvas.SavedCells
     }
 
     /// Most recently drawn first.
@@ -31,23 +31,13 @@ struct ChromeLine<Content: View & Equatable> {
     /// Draws `view` over `rect` (cleared first), or its saved cells when it was drawn lately.
     mutating func draw(_ view: Content, in rect: Rect, on canvas: inout Canvas, tree: ViewTree) {
         if let index = drawn.firstIndex(where: { $0.view == view && $0.rect == rect && $0.theme == tree.theme }) {
-            canvas.apply(drawn[index].cells)
+            canvas.restore(drawn[index].cells)
             if index > 0 { drawn.insert(drawn.remove(at: index), at: 0) }
             return
         }
         canvas.fill(rect)
         tree.render(view, in: rect, on: &canvas)
-        let area = rect.intersection(canvas.bounds)
-        var cells: [Canvas.Change] = []
-        cells.reserveCapacity(area.width * area.height)
-        if !area.isEmpty {
-            for y in area.minY..<area.maxY {
-                for x in area.minX..<area.maxX {
-                    cells.append(Canvas.Change(position: Point(x: x, y: y), cell: canvas[x, y]))
-                }
-            }
-        }
-        drawn.insert(Drawn(view: view, rect: rect, theme: tree.theme, cells: cells), at: 0)
+        drawn.insert(Drawn(view: view, rect: rect, theme: tree.theme, cells: canvas.saved(rect)), at: 0)
         if drawn.count > Self.capacity { drawn.removeLast() }
     }
 

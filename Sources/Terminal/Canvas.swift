@@ -115,7 +115,29 @@ public struct Canvas: Hashable, Sendable {
 
     /// Writes printable ASCII directly; nil (having written nothing) if the text is not all ASCII.
     private mutating func writeASCII(_ bytes: UnsafeBufferPointer<UInt8>, at p: Point, style: Style, area: Rect) -> Int? {
-        for byte in bytes where byte >= 0x80 { _ = byte; return nil }
+        var printable = true
+        for byte in bytes {
+            if byte >= 0x80 { return nil }
+            if byte < 0x20 || byte == 0x7F { printable = false }
+        }
+        // The usual text: printable, wholly inside the clip. Only the cells at either end can cut
+        // a wide character (one in the middle is overwritten whole); the rest is stored as is.
+        if printable, !bytes.isEmpty, p.x >= area.minX, p.x + bytes.count <= area.maxX {
+            let start = p.y * size.width + p.x, end = start + bytes.count
+            let rowEnd = p.y * size.width + size.width
+            cells.withUnsafeMutableBufferPointer { cells in
+                if cells[start].isContinuation, p.x > 0 { cells[start - 1] = .blank(cells[start - 1].style) }
+                if cells[end - 1].width == 2, end < rowEnd { cells[end] = .blank(cells[end].style) }
+                var cell = Cell(glyph: Glyph(rawValue: 0), style: style, width: 1)
+                var i = start
+                for byte in bytes {
+                    cell.glyph = Glyph(rawValue: UInt32(byte))
+                    cells[i] = cell
+                    i += 1
+                }
+            }
+            return bytes.count
+        }
         var x = p.x
         let rowWidth = size.width, row = p.y * rowWidth
         cells.withUnsafeMutableBufferPointer { cells in
@@ -303,9 +325,14 @@ public struct Canvas: Hashable, Sendable {
                 for y in 0..<size.height {
                     let start = y * w, end = start + w
                     if memcmp(newBytes + start * stride, oldBytes + start * stride, w * stride) == 0 { continue }
+                    // Equal runs of 8 cells are skipped with memcmp (vectorised), then cell by cell:
+                    // a changed label leaves most of a row's padding equal.
+                    let chunk = 8
                     var first = start
+                    while first + chunk <= end, memcmp(newBytes + first * stride, oldBytes + first * stride, chunk * stride) == 0 { first += chunk }
                     while !differs(first) { first += 1 }
                     var last = end - 1
+                    while last - chunk >= first, memcmp(newBytes + (last - chunk + 1) * stride, oldBytes + (last - chunk + 1) * stride, chunk * stride) == 0 { last -= chunk }
                     while !differs(last) { last -= 1 }
                     // A changed right half is redrawn with its wide character; a wide character
                     // at the end takes its right half along.
@@ -328,6 +355,38 @@ public struct Canvas: Hashable, Sendable {
                 (mine.baseAddress! + offset).update(from: theirs.baseAddress! + offset, count: count)
             }
         }
+    }
+
+    /// The cells of `rect` (clipped to the canvas), row after row: to put back with `restore`.
+    public func saved(_ rect: Rect) -> SavedCells {
+        let area = rect.intersection(bounds)
+        var cells: [Cell] = []
+        cells.reserveCapacity(area.width * area.height)
+        if !area.isEmpty {
+            for y in area.minY..<area.maxY {
+                cells.append(contentsOf: self.cells[(y * size.width + area.minX)..<(y * size.width + area.maxX)])
+            }
+        }
+        return SavedCells(area: area, cells: cells)
+    }
+
+    /// Puts back cells saved from a canvas of this size, a row at a time.
+    public mutating func restore(_ saved: SavedCells) {
+        guard !saved.area.isEmpty, saved.area.maxX <= size.width, saved.area.maxY <= size.height else { return }
+        let width = saved.area.width
+        cells.withUnsafeMutableBufferPointer { mine in
+            saved.cells.withUnsafeBufferPointer { theirs in
+                for (row, y) in (saved.area.minY..<saved.area.maxY).enumerated() {
+                    (mine.baseAddress! + y * size.width + saved.area.minX).update(from: theirs.baseAddress! + row * width, count: width)
+                }
+            }
+        }
+    }
+
+    /// Cells of a rectangle kept to be put back (`saved(_:)`, `restore(_:)`).
+    public struct SavedCells: Hashable, Sendable {
+        public let area: Rect
+        let cells: [Cell]
     }
 
     /// Calls `body` with the cells of `span`, in place.

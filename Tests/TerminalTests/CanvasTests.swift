@@ -116,6 +116,44 @@ struct CanvasTests {
         #expect(canvas.line(0) == " xy")
     }
 
+    @Test func writingAsciiOverWideCharactersBlanksTheHalvesItCutsAtEitherEnd() {
+        var canvas = Canvas(size: Size(width: 8, height: 1))
+        canvas.write("中中中", at: .zero)
+        canvas.write("ab", at: Point(x: 1, y: 0))   // from the right half of the first to the left of the second
+        #expect(canvas[0, 0].grapheme == " " && canvas[0, 0].width == 1)
+        #expect(canvas[1, 0].grapheme == "a" && canvas[2, 0].grapheme == "b")
+        #expect(canvas[3, 0].grapheme == " " && !canvas[3, 0].isContinuation)
+        #expect(canvas[4, 0].grapheme == "中" && canvas[5, 0].isContinuation)
+        #expect(canvas.line(0) == " ab 中")
+        // Over a whole wide character, and with a control character (the other path): the same rules.
+        var other = Canvas(size: Size(width: 8, height: 1))
+        other.write("中中中", at: .zero)
+        other.write("a\u{7}b", at: Point(x: 1, y: 0))
+        #expect(other.line(0) == " ab 中")
+        // At the right edge of the canvas: nothing past it is touched.
+        var edge = Canvas(size: Size(width: 4, height: 1))
+        edge.write("x中", at: .zero)
+        edge.write("yz", at: Point(x: 2, y: 0))
+        #expect(edge.line(0) == "x yz" && edge[1, 0].grapheme == " ")
+    }
+
+    @Test func savedCellsArePutBackExactlyAndNothingOutsideTheirRectangle() {
+        var canvas = Canvas(size: Size(width: 10, height: 3))
+        canvas.write("top line", at: .zero)
+        canvas.write("中 middle", at: Point(x: 0, y: 1), style: Style(attributes: .bold))
+        let saved = canvas.saved(Rect(x: 0, y: 1, width: 20, height: 5))   // clipped: row 1 and 2
+        #expect(saved.area == Rect(x: 0, y: 1, width: 10, height: 2))
+        let before = canvas
+        canvas.fill(Rect(x: 0, y: 0, width: 10, height: 3), with: Cell("x"))
+        canvas.restore(saved)
+        #expect(canvas.line(0) == "xxxxxxxxxx", "outside the rectangle: untouched")
+        #expect(canvas.line(1) == before.line(1) && canvas.line(2) == before.line(2))
+        #expect(canvas[0, 1] == before[0, 1] && canvas[1, 1].isContinuation)
+        var smaller = Canvas(size: Size(width: 5, height: 1))
+        smaller.restore(saved)   // saved from a bigger canvas: ignored, never out of bounds
+        #expect(smaller.line(0) == "")
+    }
+
     @Test func diffRedrawsAWideCharacterWhoseRightHalfChanged() {
         var old = Canvas(size: Size(width: 4, height: 1))
         old.write("中", at: .zero)
