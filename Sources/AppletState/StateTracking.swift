@@ -29,8 +29,14 @@ import Synchronization
 /// counter.value += 1        // observer's closure runs, once
 /// ```
 public enum StateTracking {
-    /// How many scopes are open on any thread: a read with none looks no further (one load).
-    @usableFromInline static let openScopes = Atomic<Int>(0)
+    /// How many scopes are open on any thread: a read with none looks no further. Each box's
+    /// watchers keep its address, so the check inlined into a client is two loads, not a call
+    /// to this module's accessor for the global.
+    @usableFromInline nonisolated(unsafe) static let openScopes: UnsafeMutablePointer<Atomic<Int>> = {
+        let count = UnsafeMutablePointer<Atomic<Int>>.allocate(capacity: 1)
+        count.initialize(to: Atomic(0))
+        return count
+    }()
 
     /// The innermost open scope of the current thread.
     private static let currentScope: pthread_key_t = {
@@ -74,9 +80,9 @@ public enum StateTracking {
         let parent = pthread_getspecific(currentScope).map { Unmanaged<Scope>.fromOpaque($0).takeUnretainedValue() }
         let scope = Scope(observer: observer, parent: parent)
         pthread_setspecific(currentScope, Unmanaged.passUnretained(scope).toOpaque())
-        openScopes.add(1, ordering: .relaxed)
+        openScopes.pointee.add(1, ordering: .relaxed)
         defer {
-            openScopes.subtract(1, ordering: .relaxed)
+            openScopes.pointee.subtract(1, ordering: .relaxed)
             pthread_setspecific(currentScope, parent.map { Unmanaged.passUnretained($0).toOpaque() })
         }
         return try withExtendedLifetime(scope) { try body() }
@@ -96,7 +102,7 @@ public enum StateTracking {
     /// false when no scope is open on this thread (the caller registers with Observation).
     @inlinable @inline(__always)
     public static func recordRead(_ watchers: StateWatchers) -> Bool {
-        openScopes.load(ordering: .relaxed) != 0 && recordInScope(watchers)
+        watchers.openScopes.pointee.load(ordering: .relaxed) != 0 && recordInScope(watchers)
     }
 
     @usableFromInline

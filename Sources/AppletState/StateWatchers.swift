@@ -24,6 +24,8 @@ public final class StateWatchers: Sendable {
     private let waiting = Mutex<[StateObserver]>([])
     /// How many observers are waiting: a change with none takes no lock.
     @usableFromInline let count = Atomic<Int>(0)
+    /// `StateTracking.openScopes`, kept here for reads inlined into other modules.
+    @usableFromInline nonisolated(unsafe) let openScopes = StateTracking.openScopes
 
     public init() {}
 
