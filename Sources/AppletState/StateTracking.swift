@@ -49,9 +49,10 @@ public enum StateTracking {
     private final class Scope {
         let observer: StateObserver
         let parent: Scope?
-        /// The boxes already recorded (a view reads the same state many times). Touched by the
+        /// The boxes already recorded (a view reads the same state many times), held so that an
+        /// identity cannot be reused by another box while the scope is open. Touched by the
         /// scope's own thread only: no run-time exclusivity check per read.
-        @exclusivity(unchecked) private var seen: [ObjectIdentifier] = []
+        @exclusivity(unchecked) private var seen: [StateWatchers] = []
         @exclusivity(unchecked) private var seenSet: Set<ObjectIdentifier>?
 
         init(observer: StateObserver, parent: Scope?) {
@@ -60,16 +61,20 @@ public enum StateTracking {
         }
 
         func record(_ watchers: StateWatchers) {
-            if isNew(ObjectIdentifier(watchers)) { watchers.add(observer) }
+            if isNew(watchers) { watchers.add(observer) }
             parent?.record(watchers)
         }
 
-        private func isNew(_ id: ObjectIdentifier) -> Bool {
-            if seenSet != nil { return seenSet!.insert(id).inserted }
-            if seen.contains(id) { return false }
-            seen.append(id)
+        private func isNew(_ watchers: StateWatchers) -> Bool {
+            if seenSet != nil {
+                guard seenSet!.insert(ObjectIdentifier(watchers)).inserted else { return false }
+                seen.append(watchers)
+                return true
+            }
+            for known in seen where known === watchers { return false }
+            seen.append(watchers)
             // Many boxes (a long list whose rows read state of their own): a set from here on.
-            if seen.count > 32 { seenSet = Set(seen) }
+            if seen.count > 32 { seenSet = Set(seen.map(ObjectIdentifier.init)) }
             return true
         }
     }
