@@ -28,11 +28,8 @@ final class ChromeObservation {
     /// Set by the waiting observation when it fires.
     private var waiting: ObservationFlag?
     /// The waiting observation, ended when a new key makes another one.
-    private var observation: CancellableObservation?
+    private let observation = ObservationSlot()
     private var key: Int?
-    /// Whether the chrome read an `Observable` other than the store's (the action log): from then
-    /// on its observations are made cancellable (`CancellableObservation.track(enrolling:)`).
-    private var readsOtherObservables = false
     private let onChange: @Sendable () -> Void
     /// How many observations were installed (tests).
     private(set) var installed = 0
@@ -46,18 +43,15 @@ final class ChromeObservation {
             draw()
             return
         }
-        observation?.cancel()
         let flag = ObservationFlag()
         waiting = flag
         self.key = key
         installed += 1
         let onChange = self.onChange
-        let made = CancellableObservation.track(enrolling: readsOtherObservables, draw) {
+        observation.replace(draw) {
             flag.set()
             onChange()
         }
-        observation = made
-        if made.othersObserved { readsOtherObservables = true }
     }
 }
 

@@ -19,12 +19,11 @@ import Synchronization
 /// `track(enrolling: false)` leaves it out: a closure that reads nothing but the store then
 /// costs Observation nothing, and `othersObserved` tells whether it read anything else, whose
 /// one observation cannot be ended early (it is told once, at most, and ignored when cancelled);
-/// the caller enrolls from then on.
+/// the caller enrolls from then on. `ObservationSlot` does that for something drawn again and again.
 ///
 /// ```swift
 /// last?.cancel()
-/// last = CancellableObservation.track(enrolling: readsModels) { draw() } onChange: { redraw() }
-/// if last!.othersObserved { readsModels = true }
+/// last = CancellableObservation.track { draw() } onChange: { redraw() }
 /// ```
 public final class CancellableObservation: Observable, Sendable {
     private let registrar = ObservationRegistrar()

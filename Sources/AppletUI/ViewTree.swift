@@ -92,10 +92,7 @@ public final class ViewTree {
     public private(set) var needsRender = true
     private var lastPlacement: (rect: Rect, isActive: Bool, theme: ResolvedTheme)?
     /// The observation of the last `renderIfNeeded`'s reads, ended when the next replaces it.
-    private var lastObservation: CancellableObservation?
-    /// Whether a render read an `Observable` other than the store's boxes (see
-    /// `CancellableObservation.track(enrolling:)`).
-    private var readsOtherObservables = false
+    private let lastObservation = ObservationSlot()
     /// Set from any thread when state the last render read changed.
     private let stateChanged = ChangeFlag()
 
@@ -127,8 +124,7 @@ public final class ViewTree {
         canvas.fill(rect, with: .blank())
         // Drawn again without its state changing (input, the chrome): the last observation would
         // stay registered until that state changes; it is ended, and this one replaces it.
-        lastObservation?.cancel()
-        let observation = CancellableObservation.track(enrolling: readsOtherObservables) {
+        lastObservation.replace {
             render(view, in: rect, on: &canvas, isActive: isActive)
         } onChange: { [weak self, stateChanged] in
             // Stores tell observers after the value is stored, on the thread that set it. The flag
@@ -141,10 +137,6 @@ public final class ViewTree {
                 self.invalidate()
             }
         }
-        lastObservation = observation
-        // It read an `Observable` that is not the store's (a model): observations from now on are
-        // made cancellable, so that drawing again does not leave one behind each time.
-        if observation.othersObserved { readsOtherObservables = true }
         // Something is animating: draw again on the next frame.
         if needsAnimationFrame { needsRender = true }
         return true
