@@ -281,18 +281,21 @@ public struct AppletAppCommand<App: AppletApp>: AsyncParsableCommand {
             initial = index
         }
         do {
-            let terminal = try NcursesTerminal(environment: ProcessEnvironment.current, features: App.terminalFeatures)
+            // Read once: the terminal and the keymap's default folder both look at it.
+            let environment = ProcessEnvironment.current
+            let terminal = try NcursesTerminal(environment: environment, features: App.terminalFeatures)
             terminal.logPath = logging.filePath
             terminal.crashLine = logging.filePath.map { "\(App.id): crashed; the terminal was restored and the backtrace is in \($0)" }
                 ?? "\(App.id): crashed; the terminal was restored (no log file could be opened for the backtrace)"
-            let (keymap, keymapIssues) = Keymap.load(path: keymapPath(standard))
+            let keymapFile = keymapPath(standard, environment: environment)
+            let (keymap, keymapIssues) = Keymap.load(path: keymapFile)
             let host = try AppletHost(tabs: tabs, initialTab: initial, terminal: terminal,
                                       theme: App.themes[standard.theme] ?? .dark, animations: !standard.noAnimation,
                                       keymap: keymap)
             host.showsRoutingTrace = standard.debugKeys
             host.shell = app.shell
             if let path = standard.record {
-                let keymapText = try? String(contentsOfFile: keymapPath(standard), encoding: .utf8)
+                let keymapText = try? String(contentsOfFile: keymapFile, encoding: .utf8)
                 host.recorder = try SessionRecorder(path: absolute(path), app: App.id,
                                                     files: SessionReplayRunner.stateFiles(in: storage.directory),
                                                     keymap: keymapText, tab: standard.tab)
@@ -351,9 +354,9 @@ public struct AppletAppCommand<App: AppletApp>: AsyncParsableCommand {
     }
 
     /// The keymap file: `--keymap`, else the app's file in the user's config folder.
-    static func keymapPath(_ standard: StandardOptions) -> String {
+    static func keymapPath(_ standard: StandardOptions, environment: [String: String] = ProcessEnvironment.current) -> String {
         if let path = standard.keymap { return absolute(path) }
-        return Keymap.defaultPath(appID: App.id, environment: ProcessEnvironment.current)
+        return Keymap.defaultPath(appID: App.id, environment: environment)
     }
 
     static func fail(_ message: String, log: Logger) -> Int32 {

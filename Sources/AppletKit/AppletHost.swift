@@ -174,7 +174,7 @@ public final class AppletHost {
         for (tab, trees) in zip(tabs, trees) {
             for (applet, tree) in zip(tab.panes, trees) { EmbeddedApplets.setOwner(applet.id, of: tree) }
         }
-        let chosen = try terminal ?? NcursesTerminal(environment: ProcessInfoEnvironment.current)
+        let chosen = try terminal ?? NcursesTerminal(environment: ProcessEnvironment.current)
         self.terminal = chosen
         self.theme = theme
         self.animationsEnabled = animations ?? (chosen is NcursesTerminal)
