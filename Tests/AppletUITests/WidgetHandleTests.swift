@@ -93,13 +93,13 @@ struct WidgetHandleTests {
     /// Proved by type-checking two snippets against the AppletUI module just built: the right
     /// type compiles, the wrong one does not (and for that reason only).
     @Test(.enabled(if: TypeCheck.isAvailable, "needs swiftc and the built AppletUI module"))
-    func subscribingWithTheWrongEventTypeDoesNotCompile() throws {
+    func subscribingWithTheWrongEventTypeDoesNotCompile() async throws {
         let prelude = """
         import AppletUI
         let save = WidgetID<ButtonEvent>("save")
         @MainActor func check(_ manager: WidgetManager) throws {
         """
-        let right = try TypeCheck.run(prelude + """
+        let right = try await TypeCheck.run(prelude + """
             let s = try manager.subscribe(to: save) { (event: ButtonEvent) in _ = event == .pressed }
             _ = s
             let t = try manager.subscribe(to: save.stateChanges) { (change: WidgetStateEvent) in _ = change.to }
@@ -109,14 +109,14 @@ struct WidgetHandleTests {
         }
         """)
         #expect(right.succeeded, "\(right.output)")
-        let wrong = try TypeCheck.run(prelude + """
+        let wrong = try await TypeCheck.run(prelude + """
             let s = try manager.subscribe(to: save) { (event: TextFieldEvent) in _ = event }
             _ = s
         }
         """)
         #expect(!wrong.succeeded)
         #expect(wrong.output.contains("TextFieldEvent") && wrong.output.contains("ButtonEvent"), "\(wrong.output)")
-        let wrongSend = try TypeCheck.run(prelude + """
+        let wrongSend = try await TypeCheck.run(prelude + """
             try manager.send(TextFieldEvent.submitted("x"), from: save)
         }
         """)
@@ -361,7 +361,18 @@ enum TypeCheck {
 
     static var isAvailable: Bool { buildDirectory != nil && compiler != nil }
 
-    static func run(_ source: String) throws -> Result {
+    /// Type-checks `source`, waiting for the compiler on a thread of its own: a compile takes
+    /// seconds to half a minute, and blocking a thread of Swift's cooperative pool that long (two
+    /// on this machine) starved the tests whose tasks need it.
+    static func run(_ source: String) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                do { continuation.resume(returning: try runWaiting(source)) } catch { continuation.resume(throwing: error) }
+            }
+        }
+    }
+
+    private static func runWaiting(_ source: String) throws -> Result {
         guard let build = buildDirectory, let modules = modulesDirectory(in: build), let compiler else {
             return Result(succeeded: false, output: "no compiler or modules")
         }
