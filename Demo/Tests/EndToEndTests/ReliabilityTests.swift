@@ -227,9 +227,12 @@ struct ReliabilityTests {
         let main = after[pid, default: 0] - before[pid, default: 0]
         let others = after.filter { $0.key != pid }.reduce(0) { $0 + $1.value - before[$1.key, default: 0] }
         // The main thread waits in poll for the terminal and wakes for each key; with dispatch
-        // sources the manager thread and the main queue's worker would each wake for every key.
-        #expect(main >= 40, "the main thread woke \(main) times for 40 keys")
-        #expect(others < 20, "other threads woke \(others) times for 40 keys: \(before) -> \(after)")
+        // sources the manager thread and the main queue's worker would each wake for every key
+        // as well. The bounds leave room for a loaded machine: the screen shows the
+        // count before the main thread is back in poll, so a key sent at once may be read without
+        // a wait (CI saw 38 of 40), and the store's write 100 ms after a change wakes its queue.
+        #expect(main >= 30, "the main thread woke \(main) times for 40 keys")
+        #expect(others < 30, "other threads woke \(others) times for 40 keys: \(before) -> \(after)")
         try run.terminal.send("q")
         #expect(await run.terminal.waitForExit() == .exited(0))
         Self.expectRestored(run.terminal)
