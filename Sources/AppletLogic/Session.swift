@@ -136,9 +136,11 @@ public final class SessionRecorder: Sendable {
         var failure: String?
     }
 
+    /// `at` is a `Duration` (a frozen type) rather than the `ContinuousClock.Instant` (a resilient
+    /// one): with a field of unknown layout every append went through the runtime's value witnesses.
     private struct RecordedRequest: @unchecked Sendable {
         var number: Int
-        var at: ContinuousClock.Instant
+        var at: Duration
         var request: any Request
     }
 
@@ -210,9 +212,10 @@ public final class SessionRecorder: Sendable {
             add(.request, at: instant, value: request, error: String(describing: error))
             return
         }
+        let at = instant - started
         state.withLock {
             $0.number += 1
-            $0.requests.append(RecordedRequest(number: $0.number, at: instant, request: request))
+            $0.requests.append(RecordedRequest(number: $0.number, at: at, request: request))
         }
     }
     func effectStarted(_ effect: any SideEffect, number: Int) { add(.effect, value: effect, effect: number) }
@@ -267,19 +270,19 @@ public final class SessionRecorder: Sendable {
 
     private func flushPending() {
         begin(size: ScreenSize(columns: 0, rows: 0))
+        // Taken out and replaced by buffers made here, outside the lock, as large as the last
+        // flush's: the sends that follow append without growing them.
+        var freshRequests: [RecordedRequest] = []
+        freshRequests.reserveCapacity(state.withLock { $0.requests.count })
         let (others, requests) = state.withLock { state -> ([Pending], [RecordedRequest]) in
-            // Taken out, not emptied in place: the arrays returned share their buffers, so
-            // `removeAll(keepingCapacity:)` would allocate a second buffer of each to keep.
-            defer {
-                state.pending = []
-                state.requests = []
-            }
-            return (state.pending, state.requests)
+            defer { state.pending = [] }
+            swap(&state.requests, &freshRequests)
+            return (state.pending, freshRequests)
         }
         guard !others.isEmpty || !requests.isEmpty else { return }
         var pending = others
         if !requests.isEmpty {
-            pending += requests.map { Pending(number: $0.number, at: $0.at - started, kind: .request, value: $0.request) }
+            pending += requests.map { Pending(number: $0.number, at: $0.at, kind: .request, value: $0.request) }
             pending.sort { $0.number < $1.number }
         }
         var data = Data()
