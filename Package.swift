@@ -82,7 +82,7 @@ let package = Package(
             .product(name: "CustomDump", package: "swift-custom-dump"),
         ]),
 
-        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "AppletTesting"]),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "CNcursesShim", "AppletTesting"]),
         .testTarget(name: "AppletStateTests", dependencies: ["AppletState"]),
         .testTarget(name: "AppletLogicTests", dependencies: [
             "AppletLogic", "AppletState", .product(name: "Clocks", package: "swift-clocks"),

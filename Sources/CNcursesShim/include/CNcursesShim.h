@@ -93,6 +93,10 @@ typedef struct {
     int32_t bg;
 } ak_cell;
 
+/// Whether the cell `ak_put_cells` makes for one scalar is byte for byte the one setcchar makes
+/// (tests: the shim fills single-character cells itself).
+int ak_cchar_matches_setcchar(uint32_t scalar, unsigned attrs, int pair);
+
 /// Puts a run of cells that sit side by side on row `y` from column `x` (a wide character takes
 /// two columns and one entry) in one call, without the per-character processing of add_wch.
 void ak_put_cells(int y, int x, const ak_cell *cells, int n);
