@@ -94,8 +94,9 @@ public struct CommandRegistry: Sendable {
                       priorityOnly: Bool = false) -> Entry? {
         // By index: `first(where:)` copies every entry it looks at (and retains what its
         // command holds), on every key.
+        let wanted = CommandScope.mask(of: scopes)
         for index in entries.indices {
-            if entries[index].keys.contains(sequence), entries[index].isEnabled, scopes.contains(entries[index].scope),
+            if entries[index].keys.contains(sequence), entries[index].isEnabled, wanted & entries[index].scope.bit != 0,
                !priorityOnly || entries[index].command.isPriority {
                 return entries[index]
             }
@@ -106,9 +107,12 @@ public struct CommandRegistry: Sendable {
     /// The key sequences enabled commands in `scopes` are bound to (for the chord matcher).
     public func boundSequences(in scopes: Set<CommandScope> = CommandScope.all) -> [KeySequence] {
         // By index: `filter` would copy every entry (and retain what its command holds) per key.
+        // Scopes as bits: hashing each entry's scope into the set cost more than the rest.
+        let wanted = CommandScope.mask(of: scopes)
         var sequences: [KeySequence] = []
-        for index in entries.indices where entries[index].isEnabled && scopes.contains(entries[index].scope) {
-            sequences.append(contentsOf: entries[index].keys)
+        sequences.reserveCapacity(entries.count)
+        for index in entries.indices where wanted & entries[index].scope.bit != 0 && entries[index].isEnabled {
+            for sequence in entries[index].keys { sequences.append(sequence) }
         }
         return sequences
     }

@@ -16,6 +16,17 @@ public enum CommandScope: Int, Sendable, CaseIterable, Comparable, CustomStringC
     static let withoutSheet: Set<CommandScope> = [.applet, .navigation, .tab, .host]
     static let onlySheet: Set<CommandScope> = [.sheet]
 
+    /// This scope's bit in `mask(of:)`.
+    var bit: Int { 1 << rawValue }
+
+    /// The scopes of `set` as bits, so that a scan over every command tests a bit per command
+    /// instead of hashing its scope into the set.
+    static func mask(of set: Set<CommandScope>) -> Int {
+        var mask = 0
+        for scope in set { mask |= scope.bit }
+        return mask
+    }
+
     /// The heading help and the palette group its commands under.
     public var description: String {
         switch self {
