@@ -57,6 +57,7 @@ public struct Box<Content: View>: View {
 }
 
 final class BoxNode: Node {
+    override var focusable: (any FocusableNode)? { nil }
     let child: Node
     let title: String?
     let boxStyle: BoxStyle

@@ -34,6 +34,7 @@ public struct Button: View {
 }
 
 final class ButtonNode: Node, FocusableNode {
+    override var focusable: (any FocusableNode)? { self }
     let focusID: ViewID
     let label: String
     let style: Style

@@ -173,7 +173,7 @@ public struct FocusedView<Content: View, Value: Hashable>: View {
     private func firstWidget(in nodes: ArraySlice<Node>) -> (any FocusableNode)? {
         func find(_ node: Node) -> (any FocusableNode)? {
             if node is DisabledNode { return nil }
-            if let widget = node as? any FocusableNode { return widget }
+            if let widget = node.focusable { return widget }
             for child in node.children { if let found = find(child) { return found } }
             return nil
         }

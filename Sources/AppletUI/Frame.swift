@@ -103,6 +103,7 @@ struct FrameLayout: Sendable, Equatable {
 }
 
 final class FrameNode: Node {
+    override var focusable: (any FocusableNode)? { nil }
     let child: Node
     let layout: FrameLayout
     /// The part of the frame its parent gave it: drawing is cut to this.

@@ -41,6 +41,7 @@ func gaugeValueText(_ value: Double) -> String {
 }
 
 final class GaugeNode: Node {
+    override var focusable: (any FocusableNode)? { nil }
     let fraction: Double
     let label: String
     let valueText: String

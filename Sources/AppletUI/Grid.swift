@@ -106,6 +106,7 @@ public struct GridRow<Content: View>: View {
 
 /// A `GridRow`'s cells. A grid takes the cells out; anywhere else this is an `HStack`.
 final class GridRowNode: Node {
+    override var focusable: (any FocusableNode)? { nil }
     let cells: [Node]
     private let stack: StackNode
 
@@ -121,6 +122,7 @@ final class GridRowNode: Node {
 }
 
 final class GridNode: Node {
+    override var focusable: (any FocusableNode)? { nil }
     enum Row {
         case cells([Node])
         /// A view outside any `GridRow` in a grid without `columns`: as wide as the grid.

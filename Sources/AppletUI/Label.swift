@@ -51,6 +51,7 @@ public struct Label: View {
 }
 
 final class LabelNode: Node {
+    override var focusable: (any FocusableNode)? { nil }
     static let gap = 2
     let text: String
     let key: String

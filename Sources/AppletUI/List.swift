@@ -134,6 +134,7 @@ private final class RowNodes {
 }
 
 final class ListNode: Node, FocusableNode {
+    override var focusable: (any FocusableNode)? { self }
     /// Kept between frames under the list's identity.
     struct State {
         /// The first row shown: the list only scrolls when the selection would leave the screen.

@@ -79,6 +79,7 @@ struct LogViewState {
 }
 
 final class LogViewNode: Node, FocusableNode {
+    override var focusable: (any FocusableNode)? { self }
     let focusID: ViewID
     let count: Int
     let follow: Binding<Bool>?

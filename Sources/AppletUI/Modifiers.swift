@@ -66,6 +66,7 @@ public struct Padding<Content: View>: View {
 }
 
 final class PaddingNode: Node {
+    override var focusable: (any FocusableNode)? { nil }
     let child: Node
     let top, leading, bottom, trailing: Int
     init(child: Node, top: Int, leading: Int, bottom: Int, trailing: Int) {
@@ -113,6 +114,7 @@ public struct Styled<Content: View>: View {
 }
 
 final class FillNode: Node {
+    override var focusable: (any FocusableNode)? { nil }
     let child: Node
     let style: Style
     init(child: Node, style: Style) { self.child = child; self.style = style }

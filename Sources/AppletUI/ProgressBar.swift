@@ -66,6 +66,7 @@ func drawBar(fraction: Double, width: Int, at origin: Point, filled: Style, empt
 }
 
 final class ProgressBarNode: Node {
+    override var focusable: (any FocusableNode)? { nil }
     let fraction: Double
     let label: String?
     let style: Style

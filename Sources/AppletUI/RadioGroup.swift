@@ -43,6 +43,7 @@ public struct RadioGroup: View {
 }
 
 final class RadioGroupNode: Node, FocusableNode {
+    override var focusable: (any FocusableNode)? { self }
     /// Kept between frames: the highlighted option (the selected one when the selection is
     /// valid) and the first option shown when they do not all fit.
     struct State {

@@ -69,6 +69,7 @@ public struct ScrollView<Content: View>: View {
 }
 
 final class ScrollNode: Node, FocusableNode {
+    override var focusable: (any FocusableNode)? { self }
     /// Kept between frames.
     struct State {
         var offset = 0
@@ -204,7 +205,7 @@ final class ScrollNode: Node, FocusableNode {
         var found: [any FocusableNode] = []
         func walk(_ node: Node) {
             if node is DisabledNode { return }
-            if let f = node as? any FocusableNode { found.append(f) }
+            if let f = node.focusable { found.append(f) }
             for child in node.children { walk(child) }
         }
         for child in items { walk(child) }

@@ -23,6 +23,7 @@ public struct Sparkline: View {
 }
 
 final class SparklineNode: Node {
+    override var focusable: (any FocusableNode)? { nil }
     static let bars: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
     let values: [Double]
     let style: Style

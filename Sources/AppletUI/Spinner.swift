@@ -43,6 +43,7 @@ public struct Spinner: View {
 }
 
 final class SpinnerNode: Node {
+    override var focusable: (any FocusableNode)? { nil }
     let glyph: Character
     let title: String?
     let style: Style

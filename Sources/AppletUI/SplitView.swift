@@ -98,6 +98,7 @@ struct SplitGeometry: Equatable {
 }
 
 final class SplitNode: Node {
+    override var focusable: (any FocusableNode)? { nil }
     let axis: Axis
     let first: Node
     let divider: SplitDividerNode
@@ -152,6 +153,7 @@ final class SplitNode: Node {
 
 /// The line between a split view's panes: it takes focus, and keys and drags move it.
 final class SplitDividerNode: Node, FocusableNode {
+    override var focusable: (any FocusableNode)? { self }
     let focusID: ViewID
     let axis: Axis
     let ratio: Binding<Double>

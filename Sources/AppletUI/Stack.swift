@@ -58,6 +58,7 @@ public struct HStack<Content: View>: View {
 /// Lays children out along an axis. Space is shared out least-flexible child first, so fixed
 /// content gets what it needs and spacers and lists take what is left (SwiftUI's rule).
 final class StackNode: Node {
+    override var focusable: (any FocusableNode)? { nil }
     let axis: Axis
     let spacing: Int
     let alignment: StackAlignment
@@ -261,6 +262,7 @@ public struct Spacer: View {
 }
 
 final class SpacerNode: Node {
+    override var focusable: (any FocusableNode)? { nil }
     let axis: Axis
     let minLength: Int
     init(axis: Axis, minLength: Int) { self.axis = axis; self.minLength = minLength }
@@ -288,6 +290,7 @@ public struct Divider: View {
 }
 
 final class DividerNode: Node {
+    override var focusable: (any FocusableNode)? { nil }
     let lineAxis: Axis
     let style: Style
     init(lineAxis: Axis, style: Style) { self.lineAxis = lineAxis; self.style = style }

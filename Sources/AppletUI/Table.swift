@@ -243,6 +243,7 @@ func tableColumnWidths(_ columns: [TableColumn], total: Int) -> [Int] {
 // MARK: - Node
 
 final class TableNode: Node, FocusableNode {
+    override var focusable: (any FocusableNode)? { self }
     let focusID: ViewID
     let columns: [TableColumn]
     let count: Int

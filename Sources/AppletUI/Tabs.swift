@@ -61,6 +61,7 @@ public struct Tabs<Content: View>: View {
 
 /// The strip on the first row, the page in the rest. Greedy: takes all the space it is offered.
 final class TabsNode: Node {
+    override var focusable: (any FocusableNode)? { nil }
     let strip: Node
     let page: Node?
 
@@ -95,6 +96,7 @@ final class TabsNode: Node {
 
 /// The focusable title strip of `Tabs`.
 final class TabStripNode: Node, FocusableNode {
+    override var focusable: (any FocusableNode)? { self }
     let focusID: ViewID
     let titles: [String]
     let selected: Int

@@ -31,6 +31,7 @@ public struct Text: View {
 }
 
 final class TextNode: Node {
+    override var focusable: (any FocusableNode)? { nil }
     let content: String
     /// Set only for text with newlines; single-line text (the usual case) needs no arrays.
     let paragraphs: [Substring]?

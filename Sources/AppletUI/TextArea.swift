@@ -64,6 +64,7 @@ public struct TextArea: View {
 }
 
 final class TextAreaNode: Node, FocusableNode {
+    override var focusable: (any FocusableNode)? { self }
     let focusID: ViewID
     let placeholder: String
     let text: Binding<String>

@@ -80,6 +80,7 @@ public struct TextField: View {
 }
 
 final class TextFieldNode: Node, FocusableNode {
+    override var focusable: (any FocusableNode)? { self }
     let focusID: ViewID
     let placeholder: String
     let text: Binding<String>

@@ -66,6 +66,7 @@ public struct Checkbox: View {
 
 /// The node behind `Toggle` and `Checkbox`: a marker, a space, then the title.
 final class ToggleNode: Node, FocusableNode {
+    override var focusable: (any FocusableNode)? { self }
     enum Kind { case `switch`, checkbox }
 
     let focusID: ViewID

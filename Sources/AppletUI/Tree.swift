@@ -130,6 +130,7 @@ func treePath(to id: String, in items: [TreeItem]) -> [String]? {
 }
 
 final class TreeNode: Node, FocusableNode {
+    override var focusable: (any FocusableNode)? { self }
     /// Columns per level of indentation (`├─ `).
     static let indent = 3
     let focusID: ViewID

@@ -190,7 +190,7 @@ public final class ViewTree {
     private func collectFocusables(_ node: Node) {
         // Disabled widgets take neither focus nor input; hidden ones have no nodes at all.
         if node is DisabledNode { return }
-        if let f = node as? any FocusableNode, f.acceptsFocus {
+        if let f = node.focusable, f.acceptsFocus {
             inputWidgets.append(f)
             if !unfocusableIDs.contains(f.focusID) { focusables.append(f) }
         }
@@ -387,7 +387,7 @@ public final class ViewTree {
 
     /// Takes every widget in `node` out of the focus chain of the frame being drawn.
     func removeFromFocusChain(_ node: Node) {
-        if let f = node as? any FocusableNode { unfocusableIDs.insert(f.focusID) }
+        if let f = node.focusable { unfocusableIDs.insert(f.focusID) }
         for child in node.children { removeFromFocusChain(child) }
     }
 

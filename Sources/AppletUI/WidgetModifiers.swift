@@ -180,6 +180,7 @@ public struct ManagedWidget<Content: View>: View {
 
 /// Draws its child dimmed and keeps it out of focus and input.
 class DisabledNode: Node {
+    override var focusable: (any FocusableNode)? { nil }
     let child: Node
     let style: Style
     init(child: Node, style: Style) { self.child = child; self.style = style }

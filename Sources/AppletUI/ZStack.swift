@@ -84,6 +84,7 @@ public struct ZStack<Content: View>: View {
 }
 
 final class ZStackNode: Node {
+    override var focusable: (any FocusableNode)? { nil }
     let alignment: Alignment
     let items: [Node]
 
