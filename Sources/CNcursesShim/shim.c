@@ -531,28 +531,32 @@ static int pair_for(int fg, int bg) {
 }
 
 
-/// The cell setcchar makes for `count` scalars, with attributes and colour pair resolved.
+/// setcchar with a colour pair of any size: pairs past 32767 travel in the extension argument.
+static void setcchar_with_pair(cchar_t *cell, const wchar_t *text, attr_t a, int pair) {
+    setcchar(cell, text, a, (short)(pair > 32767 ? 0 : pair), pair > 32767 ? &pair : NULL);
+}
+
+/// The cell setcchar makes for `count` scalars (none: a space), with attributes and pair resolved.
 static void make_cchar_with_pair(cchar_t *cell, const uint32_t *scalars, int count, attr_t a, int pair) {
-    wchar_t text[CCHARW_MAX + 1];
-    int n = count < CCHARW_MAX ? count : CCHARW_MAX;
-    for (int i = 0; i < n; i++) text[i] = (wchar_t)scalars[i];
-    if (n == 0) { text[0] = L' '; n = 1; }
-    text[n] = L'\0';
 #if defined(NCURSES_EXT_COLORS) && defined(NCURSES_VERSION_MAJOR) && NCURSES_VERSION_MAJOR >= 6
     // One character (nearly every cell): the fields curses.h declares, set as setcchar sets them
     // (the pair in ext_color, and in attr's colour bits up to 255), without the call and its
     // length and width checks, which only matter for combining characters: 74 instructions a
     // cell, 2.5% of the tabs benchmark. `ak_cchar_matches_setcchar` checks it against setcchar.
-    if (n == 1) {
+    if (count <= 1) {
         memset(cell, 0, sizeof *cell);
         cell->attr = a | (attr_t)COLOR_PAIR(pair > 255 ? 255 : pair);
-        cell->chars[0] = text[0];
+        cell->chars[0] = count == 1 ? (wchar_t)scalars[0] : L' ';
         cell->ext_color = pair;
         return;
     }
 #endif
-    // Pairs past 32767 travel in the extension argument.
-    setcchar(cell, text, a, (short)(pair > 32767 ? 0 : pair), pair > 32767 ? &pair : NULL);
+    wchar_t text[CCHARW_MAX + 1];
+    int n = count < CCHARW_MAX ? count : CCHARW_MAX;
+    for (int i = 0; i < n; i++) text[i] = (wchar_t)scalars[i];
+    if (n == 0) { text[0] = L' '; n = 1; }
+    text[n] = L'\0';
+    setcchar_with_pair(cell, text, a, pair);
 }
 
 static attr_t attributes_for(unsigned attrs) {
@@ -575,7 +579,7 @@ int ak_cchar_matches_setcchar(uint32_t scalar, unsigned attrs, int pair) {
     make_cchar_with_pair(&made, &scalar, 1, attributes_for(attrs), pair);
     wchar_t text[2] = { (wchar_t)scalar, L'\0' };
     memset(&reference, 0, sizeof reference);
-    setcchar(&reference, text, attributes_for(attrs), (short)(pair > 32767 ? 0 : pair), pair > 32767 ? &pair : NULL);
+    setcchar_with_pair(&reference, text, attributes_for(attrs), pair);
     return memcmp(&made, &reference, sizeof made) == 0;
 }
 
