@@ -49,7 +49,7 @@ enum EmbeddedApplets {
     }
 
     private static func contains(_ focus: ViewID, in node: Node) -> Bool {
-        if let f = node as? any FocusableNode, f.focusID == focus { return true }
+        if let f = node.focusable, f.focusID == focus { return true }
         return node.children.contains { contains(focus, in: $0) }
     }
 }

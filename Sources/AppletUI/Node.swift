@@ -189,7 +189,11 @@ open class Node {
     /// is learned once per class (`FocusableClasses`). A cast to
     /// `any FocusableNode` on every node of every frame asked the runtime's conformance cache
     /// each time, about 2,000 instructions a node (a class's superclasses are checked too).
-    var focusable: (any FocusableNode)? { FocusableClasses.focusable(self) }
+    ///
+    /// ```swift
+    /// if let widget = node.focusable, widget.focusID == focused { ... }
+    /// ```
+    public var focusable: (any FocusableNode)? { FocusableClasses.focusable(self) }
 
     /// Measures with a small cache: stacks ask the same child the same question several times.
     public final func measure(_ proposal: ProposedSize) -> Size {
