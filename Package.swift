@@ -55,10 +55,8 @@ let package = Package(
         ]),
         // Requests, side effects and coeffects as values; the logic module, observers, recording
         // and replay. Knows nothing of terminals.
-        .target(name: "AppletLogic", dependencies: [
-            "AppletState",
-            .product(name: "Clocks", package: "swift-clocks"),
-        ]),
+        // No clock package here: swift-clocks would link all of Foundation into every app.
+        .target(name: "AppletLogic", dependencies: ["AppletState"]),
         .target(name: "AppletUI", dependencies: ["Terminal", "AppletState"]),
         // Tabs, per-tab navigation stacks, sheets, toasts, the command registry and the keymap.
         .target(name: "AppletNavigation", dependencies: [
@@ -96,3 +94,4 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+

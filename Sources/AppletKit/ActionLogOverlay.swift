@@ -1,6 +1,10 @@
 import AppletLogic
 import AppletUI
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Terminal
 
 /// The devtools' action log (`F12`, or "Action log" in the palette): what the logic module did,
@@ -95,7 +99,7 @@ public struct ActionLogView: View {
         let shown = entries[max(0, end - visibleRows)..<end]
         let origin = entries.first?.time ?? Date()
         return shown.map { entry in
-            Row(id: entry.number, number: "\(entry.number)", time: String(format: "+%.2fs", entry.time.timeIntervalSince(origin)),
+            Row(id: entry.number, number: "\(entry.number)", time: "+" + Self.fixed(entry.time.timeIntervalSince(origin), places: 2) + "s",
                 category: entry.category, title: entry.title, duration: entry.duration.map(Self.format) ?? "",
                 error: entry.error)
         }
@@ -104,9 +108,25 @@ public struct ActionLogView: View {
     static func format(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         let microseconds = Double(seconds) * 1e6 + Double(attoseconds) / 1e12
-        if microseconds < 1000 { return String(format: "%.0f µs", microseconds) }
-        if microseconds < 1_000_000 { return String(format: "%.1f ms", microseconds / 1000) }
-        return String(format: "%.2f s", microseconds / 1e6)
+        if microseconds < 1000 { return fixed(microseconds, places: 0) + " µs" }
+        if microseconds < 1_000_000 { return fixed(microseconds / 1000, places: 1) + " ms" }
+        return fixed(microseconds / 1e6, places: 2) + " s"
+    }
+
+    /// `value` rounded to `places` decimals, as `%.Nf` writes it (`fixed(2.346, places: 2)` is
+    /// `"2.35"`), without `String(format:)`, which would link all of Foundation.
+    static func fixed(_ value: Double, places: Int) -> String {
+        guard value.isFinite else { return "\(value)" }
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded()
+        guard scaled < 9e18 else { return "\(value)" }
+        let units = Int(scaled)
+        let whole = String(units / Int(scale))
+        let sign = value < 0 && units != 0 ? "-" : ""
+        guard places > 0 else { return sign + whole }
+        let fraction = String(units % Int(scale))
+        return sign + whole + "." + String(repeating: "0", count: places - fraction.count) + fraction
     }
 
     public var body: some View {
@@ -137,7 +157,7 @@ struct ActionLogRowView: View {
         let line = HStack(spacing: 1) {
             Text(row.number.leftPadded(to: 5)).themed(.muted)
             Text(row.time.leftPadded(to: 8)).themed(.muted)
-            Text(row.category.padding(toLength: 9, withPad: " ", startingAt: 0))
+            Text(row.category.prefix(9) + String(repeating: " ", count: max(0, 9 - row.category.count)))
             Text(row.error.map { "\(row.title) — \($0)" } ?? row.title)
             Spacer(minLength: 1)
             Text(row.duration).themed(.muted)

@@ -1,7 +1,16 @@
 import AppletState
 import AppletUI
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Logging
 import Terminal
 internal import SystemPackage
@@ -367,7 +376,7 @@ public struct AppletAppCommand<App: AppletApp>: AsyncParsableCommand {
 
     /// One line on stderr, prefixed by the app's id.
     static func report(_ message: String) {
-        FileHandle.standardError.write(Data("\(App.id): \(message)\n".utf8))
+        _ = AtomicFile.writeAll(STDERR_FILENO, Data("\(App.id): \(message)\n".utf8))
     }
 
     static func absolute(_ path: String) -> String {
@@ -416,7 +425,7 @@ public struct AppletKeysCommand<App: AppletApp>: AsyncParsableCommand {
             output += "Tab \(tab + 1) \(tabs[tab].title) — \(applet.title) (\(applet.id))\n"
             for entry in registry.entries where entry.scope != .host || (tab == 0 && pane == 0) {
                 let keys = entry.keys.isEmpty ? "(none)" : entry.keys.map(\.label).joined(separator: " ")
-                output += "  \(keys.padding(toLength: max(14, keys.count), withPad: " ", startingAt: 0))  \(entry.title)  [\(entry.id)]\(entry.isRebound ? " (keys.toml)" : "")\n"
+                output += "  \(keys + String(repeating: " ", count: max(0, 14 - keys.count)))  \(entry.title)  [\(entry.id)]\(entry.isRebound ? " (keys.toml)" : "")\n"
             }
         }
         let problems = issues.map(\.description) + host.keyProblems()

@@ -1,7 +1,11 @@
 import AppletNavigation
 import AppletState
 import AppletUI
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Terminal
 
 /// What sits over the panes: the sheets of navigating applets (each over its pane), the

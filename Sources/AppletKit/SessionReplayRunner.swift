@@ -2,7 +2,11 @@ import AppletLogic
 import AppletNavigation
 import AppletState
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Terminal
 internal import SystemPackage
 
@@ -24,21 +28,30 @@ enum SessionReplayRunner {
     /// (the store file, FileState files, SyncState files) as text; secrets, logs and anything over
     /// 1 MiB are left out.
     static func stateFiles(in directory: String) -> [String: String] {
-        guard let walker = FileManager.default.enumerator(atPath: directory) else { return [:] }
         var files: [String: String] = [:]
-        while let relative = walker.nextObject() as? String {
-            if relative == "secure" || relative.hasPrefix("secure/") || relative.hasPrefix("logs") {
-                walker.skipDescendants()
-                continue
-            }
-            guard relative.hasSuffix(".json") else { continue }
+        for relative in jsonFiles(in: directory) {
             let path = FilePath(directory).appending(relative).string
+            // The size is a UInt when only FoundationEssentials is loaded, an NSNumber (which
+            // casts to Int but not to BinaryInteger) when Foundation is.
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-                  (attributes[.size] as? Int ?? 0) <= 1 << 20,
+                  let size = attributes[.size] as? Int ?? (attributes[.size] as? any BinaryInteger).map({ Int(clamping: $0) }),
+                  size <= 1 << 20,
                   let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
             files[relative] = text
         }
         return files
+    }
+
+    /// The `.json` files under `directory`, as paths relative to it, not looking into `secure`
+    /// (which may not be readable) or `logs`.
+    private static func jsonFiles(in directory: String, under prefix: String = "") -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: FilePath(directory).appending(prefix).string) else { return [] }
+        return names.flatMap { name -> [String] in
+            let relative = prefix.isEmpty ? name : prefix + "/" + name
+            if relative == "secure" || relative.hasPrefix("logs") { return [] }
+            if name.hasSuffix(".json") { return [relative] }
+            return jsonFiles(in: directory, under: relative)
+        }
     }
 
     /// Runs `session` headless with `tabs` and returns the final screen's lines.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Observation
 
 /// The last things the logic module did, newest last: events, requests, side effects (started and
@@ -98,11 +102,11 @@ public final class ActionLog {
 
     /// The entries whose title, category or error contains `text` (case-insensitive), oldest first.
     public func entries(matching text: String) -> [Entry] {
-        let needle = text.trimmingCharacters(in: .whitespaces)
+        let needle = String(text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed()).lowercased()
         guard !needle.isEmpty else { return entries }
         return entries.filter {
-            $0.title.localizedCaseInsensitiveContains(needle) || $0.category.localizedCaseInsensitiveContains(needle)
-                || ($0.error?.localizedCaseInsensitiveContains(needle) ?? false)
+            $0.title.lowercased().contains(needle) || $0.category.lowercased().contains(needle)
+                || ($0.error?.lowercased().contains(needle) ?? false)
         }
     }
 

@@ -1,6 +1,14 @@
 import Synchronization
-import Clocks
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What applets may read from the system, and nothing else: the time, random numbers, the
 /// environment, files, the terminal's size and the running processes. `EventLogic` reads them
@@ -64,20 +72,20 @@ public struct Coeffects: Sendable {
 
     /// A world that never changes, for tests: a fixed time, random numbers from a seeded
     /// generator (the same sequence every run), the given environment, files and processes, and
-    /// a `TestClock` that moves only when the test advances it.
+    /// a clock that moves only when the test advances it (a `TestClock` the test passes), or never.
     public static func fixed(now: Date = Date(timeIntervalSince1970: 1_767_225_600),
-                             clock: any Clock<Duration> = TestClock(),
+                             clock: (any Clock<Duration>)? = nil,
                              seed: UInt64 = 42,
                              environment: [String: String] = [:],
                              files: [String: Data] = [:],
                              terminalSize: ScreenSize = ScreenSize(columns: 80, rows: 24),
                              processes: [ProcessSnapshot] = []) -> Coeffects {
         let generator = SeededGenerator(seed: seed)
-        return Coeffects(now: { now }, clock: clock,
+        return Coeffects(now: { now }, clock: clock ?? StillClock(),
                          random: { generator.next(in: $0) },
                          environment: { environment[$0] },
                          fileContents: { path in
-                             guard let data = files[path] else { throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: path]) }
+                             guard let data = files[path] else { throw CocoaError(.fileReadNoSuchFile, userInfo: ["NSFilePath": path]) }
                              return data
                          },
                          fileExists: { path in files[path] != nil || files.keys.contains { $0.hasPrefix(path.hasSuffix("/") ? path : path + "/") } },

@@ -1,5 +1,14 @@
 import AppletState
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronization
 
 /// One line of a session file (`--record FILE`): JSON Lines, one entry per line, in the order
@@ -84,7 +93,7 @@ public struct Session: Sendable {
             do {
                 entries.append(try decoder.decode(SessionEntry.self, from: Data(line.utf8)))
             } catch {
-                throw SessionError("\(path):\(index + 1): not a session entry (\(error.localizedDescription))")
+                throw SessionError("\(path):\(index + 1): not a session entry (\(error))")
             }
         }
         _ = first
@@ -131,7 +140,8 @@ public final class SessionRecorder: Sendable {
         /// merged with `pending` by number at the flush.
         var requests: [RecordedRequest] = []
         var number = 1
-        var handle: FileHandle?
+        /// The session file, open for writing; -1 once closed.
+        var fd: Int32 = -1
         var header: SessionEntry?
         var failure: String?
     }
@@ -160,7 +170,8 @@ public final class SessionRecorder: Sendable {
     /// flush), once the terminal's size is known.
     public init(path: String, app: String, files: [String: String] = [:], keymap: String? = nil, tab: String? = nil) throws {
         self.path = path
-        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
             throw SessionError("cannot write the session file \(path): \(String(cString: strerror(errno)))")
         }
         var header = SessionEntry(kind: .header)
@@ -170,7 +181,7 @@ public final class SessionRecorder: Sendable {
         header.files = files.isEmpty ? nil : files
         header.keymap = keymap
         header.tab = tab
-        state = Mutex(State(handle: handle, header: header))
+        state = Mutex(State(fd: fd, header: header))
     }
 
     /// Writes the header with the terminal's size (the host calls it as it starts).
@@ -185,11 +196,11 @@ public final class SessionRecorder: Sendable {
     }
 
     private func write(_ data: Data) {
-        guard let handle = state.withLock({ $0.handle }) else { return }
-        do {
-            try handle.write(contentsOf: data)
-        } catch {
-            state.withLock { $0.failure = "cannot write the session file \(path): \(error.localizedDescription)" }
+        let fd = state.withLock { $0.fd }
+        guard fd >= 0 else { return }
+        if !AtomicFile.writeAll(fd, data) {
+            let reason = String(cString: strerror(errno))
+            state.withLock { $0.failure = "cannot write the session file \(path): \(reason)" }
         }
     }
 
@@ -311,8 +322,8 @@ public final class SessionRecorder: Sendable {
         writing.withLock { _ in
             flushPending()
             state.withLock {
-                try? $0.handle?.close()
-                $0.handle = nil
+                if $0.fd >= 0 { Glibc.close($0.fd) }
+                $0.fd = -1
             }
         }
     }

@@ -1,5 +1,9 @@
 import AppletState
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 // A session file holds the app's own values (requests, effects, results, coeffects) as JSON
 // objects inside each line, readable as they are, rather than as strings of JSON.

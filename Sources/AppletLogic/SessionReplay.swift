@@ -1,6 +1,9 @@
 import AppletState
-import Clocks
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// Plays a recorded session back: the host feeds its input events, side effects get the results
@@ -37,7 +40,7 @@ public final class SessionReplay {
         let values = values
         return Coeffects(
             now: { values.next("now", Date.self) ?? Date(timeIntervalSince1970: 0) },
-            clock: ImmediateClock(),
+            clock: NoWaitClock(),
             random: { values.next("random", Int.self) ?? $0.lowerBound },
             environment: { _ in values.next("environment", String?.self) ?? nil },
             fileContents: { path in

@@ -1,5 +1,9 @@
 import AppletState
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A question the user must answer before something happens: a modal sheet with the message,
 /// a cancel button and a confirm button. For a destructive action the focus starts on Cancel, so

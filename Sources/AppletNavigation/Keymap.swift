@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import AppletState
 internal import TOMLKit
 internal import SystemPackage
@@ -44,7 +48,7 @@ public struct Keymap: Sendable, Equatable {
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
             config = xdg
         } else {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
             config = FilePath(home).appending(".config").string
         }
         return FilePath(config).appending(appID).appending("keys.toml").string
@@ -174,11 +178,12 @@ public struct Keymap: Sendable, Equatable {
     /// The first line that assigns `name` (quoted or bare), for issue messages.
     private static func lineOf(_ name: String, in lines: [String]) -> Int? {
         for (index, raw) in lines.enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            // Only the start matters: every test below is a prefix (or emptiness).
+            let line = raw.drop { $0 == " " || $0 == "\t" }
             if line.hasPrefix("#") { continue }
             for spelling in ["\"\(name)\"", "'\(name)'", name] where line.hasPrefix(spelling) || line.hasPrefix("[\(spelling)]") {
                 let rest = line.dropFirst(line.hasPrefix("[") ? spelling.count + 2 : spelling.count)
-                    .trimmingCharacters(in: .whitespaces)
+                    .drop { $0 == " " || $0 == "\t" }
                 if rest.hasPrefix("=") || rest.isEmpty || line.hasPrefix("[") { return index + 1 }
             }
         }

@@ -1,5 +1,9 @@
 import AppletState
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A short message shown bottom right over the panes: `.info` and `.success` go after
 /// `Toast.duration` on the host's clock; `.warning` and `.error` stay until dismissed (`Esc`

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -23,14 +27,14 @@ public enum AtomicFile {
 
     /// Creates `directory` (and its parents) with `mode` if missing.
     public static func ensureDirectory(_ directory: String, mode: mode_t = 0o700) throws {
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw Failure(path: directory, reason: "exists and is not a folder") }
+            guard isDirectory else { throw Failure(path: directory, reason: "exists and is not a folder") }
             return
         }
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: NSNumber(value: mode)])
+                                                    attributes: [.posixPermissions: Int(mode)])
         } catch {
             throw Failure(path: directory, reason: "cannot create the folder (\(Self.reason(error)))")
         }
@@ -70,7 +74,22 @@ public enum AtomicFile {
         var ok = false
         defer { if !ok { unlink(temporary) } }
         fchmod(fd, mode)
-        let written: Bool = data.withUnsafeBytes { raw in
+        let written = writeAll(fd, data)
+        let synced = fsync(fd) == 0
+        close(fd)
+        guard written, synced else { throw Failure(path: path, reason: "cannot write (\(String(cString: strerror(errno))))") }
+        guard rename(temporary, path) == 0 else { throw Failure(path: path, reason: "cannot replace the file (\(String(cString: strerror(errno))))") }
+        ok = true
+    }
+
+    /// Writes all of `data` to the open descriptor `fd`, again after an interrupted or partial
+    /// `write`; false (with `errno` set) when the system refuses.
+    ///
+    /// ```swift
+    /// guard AtomicFile.writeAll(fd, Data("line\n".utf8)) else { print(String(cString: strerror(errno))) }
+    /// ```
+    public static func writeAll(_ fd: Int32, _ data: Data) -> Bool {
+        data.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
                 let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
@@ -79,19 +98,10 @@ public enum AtomicFile {
             }
             return true
         }
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard written, synced else { throw Failure(path: path, reason: "cannot write (\(String(cString: strerror(errno))))") }
-        guard rename(temporary, path) == 0 else { throw Failure(path: path, reason: "cannot replace the file (\(String(cString: strerror(errno))))") }
-        ok = true
     }
 
     static func reason(_ error: Error) -> String {
         if let cocoa = error as? CocoaError, let underlying = cocoa.underlying as? POSIXError { return String(cString: strerror(underlying.code.rawValue)) }
-        return (error as NSError).localizedDescription
+        return String(describing: error)
     }
-}
-
-private extension CocoaError {
-    var underlying: Error? { userInfo[NSUnderlyingErrorKey] as? Error }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// State that survives restarts in a human-readable JSON file of its own (pretty-printed, keys
 /// sorted): `<folder>/<feature>.<id>.json`, by default in `<storage.directory>/files`. Good for
@@ -158,7 +162,7 @@ extension Application {
         guard let folder else {
             return (Path.join(persistence.filesFolder, name), persistence.configuration.directory)
         }
-        let expanded = (folder as NSString).expandingTildeInPath
+        let expanded = Path.expandingTilde(folder)
         return (Path.join(expanded, name), expanded)
     }
 

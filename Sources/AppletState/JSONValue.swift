@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A JSON document as a value: what the persistent kinds of state read from disk before they know
 /// the Swift type it belongs to, and what they merge a declaration's initial value with (and what

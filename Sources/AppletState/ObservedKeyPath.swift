@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
 import Observation
 import Synchronization
 
@@ -112,7 +117,8 @@ enum ObservationProbe {
     private static func onAnotherThread(_ body: @escaping @Sendable () -> Bool) -> Bool {
         let result = Mutex(false)
         let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
+        // A global queue's worker: this thread waits on the semaphore, so another one runs it.
+        DispatchQueue.global().async {
             result.withLock { $0 = body() }
             done.signal()
         }

@@ -1,4 +1,9 @@
 internal import SystemPackage
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Path arithmetic on strings, through swift-system's `FilePath`.
 ///
@@ -20,4 +25,13 @@ enum Path {
 
     /// The last component, empty for `/` or an empty path.
     static func name(of path: String) -> String { FilePath(path).lastComponent?.string ?? "" }
+
+    /// `~` and `~/…` under the user's home folder (`HOME`, else the password database's); any
+    /// other path, `~user` included, as it is.
+    static func expandingTilde(_ path: String) -> String {
+        guard path == "~" || path.hasPrefix("~/") else { return path }
+        let home = ProcessInfo.processInfo.environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? FileManager.default.homeDirectoryForCurrentUser.path
+        return path == "~" ? home : join(home, String(path.dropFirst(2)))
+    }
 }

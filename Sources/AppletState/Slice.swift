@@ -1,3 +1,4 @@
+import Logging
 // Slices: reading and writing one part of a state's value (a field of a struct, an entry of a
 // dictionary) without handling the whole value. They work over every kind of state
 // (`MutableApplicationState`: State, StoredState, FileState, SecureState, SyncState) and over

@@ -1,3 +1,4 @@
+import Synchronization
 // What a test tool needs to see of a store: every state value it holds, and which box a handle
 // names. Package-only (AppletTesting's `TestLogic` compares the store before and after an event).
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where the store keeps its files: `$XDG_STATE_HOME/<app-id>/` (default
 /// `~/.local/state/<app-id>/`), or a folder given on the command line (`--state-dir`).
@@ -32,7 +36,7 @@ public struct StorageConfiguration: Hashable, Sendable {
         if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
             base = xdg
         } else {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
             base = Path.join(home, ".local/state")
         }
         return StorageConfiguration(appID: id, directory: Path.join(base, id))

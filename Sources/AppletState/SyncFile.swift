@@ -1,4 +1,10 @@
+import Logging
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -30,7 +36,7 @@ final class SyncFile<Value: Codable & Sendable>: SyncEndpoint, @unchecked Sendab
     private weak let center: SyncCenter?
 
     /// Recursive: an observer told of a change (under the lock) may set the value again.
-    private let lock = NSRecursiveLock()
+    private let lock = RecursiveLock()
     // Guarded by `lock`:
     private var lockFD: Int32 = -1
     /// No usable folder: the value lives in memory only.

@@ -1,6 +1,10 @@
 import AppletState
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Observation
 import Synchronization
 import Terminal

@@ -50,4 +50,20 @@ struct ActionLogOverlayTests {
         h.type("fire")
         #expect(h.contains("2 of"), "the failed effect and the unhandled error match: \(h.text)")
     }
+
+    // Halves round away from zero (printf rounds the binary value, so 0.995 may differ by 0.01).
+    @Test func timesAndDurationsAreRoundedAsPrintfWouldWithoutFoundation() {
+        #expect(ActionLogView.fixed(2.346, places: 2) == "2.35")
+        #expect(ActionLogView.fixed(9.96, places: 1) == "10.0")
+        #expect(ActionLogView.fixed(3.05, places: 0) == "3")
+        #expect(ActionLogView.fixed(0, places: 2) == "0.00")
+        #expect(ActionLogView.fixed(0.004, places: 2) == "0.00")
+        #expect(ActionLogView.fixed(-1.5, places: 1) == "-1.5")
+        #expect(ActionLogView.fixed(-0.001, places: 2) == "0.00")
+        #expect(ActionLogView.fixed(12.07, places: 2) == "12.07")
+        #expect(ActionLogView.fixed(.infinity, places: 2) == "inf")
+        #expect(ActionLogView.format(.microseconds(12)) == "12 µs")
+        #expect(ActionLogView.format(.microseconds(1_500)) == "1.5 ms")
+        #expect(ActionLogView.format(.milliseconds(2_345)) == "2.35 s")
+    }
 }

@@ -140,6 +140,24 @@ struct SessionReplayTests {
         }
     }
 
+    @Test func aRecordingTakesTheStateFolderJSONButNotSecretsLogsOrLargeFiles() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("state-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for sub in ["files", "sync", "secure", "logs"] {
+            try FileManager.default.createDirectory(atPath: folder + "/" + sub, withIntermediateDirectories: true)
+        }
+        let small = "{\"a\": 1}\n"
+        let files = ["app.json": small, "files/notes.json": small, "sync/Feature.id.json": small,
+                     "secure/token.json": small, "logs/app.json": small, "notes.txt": "text",
+                     "big.json": String(repeating: " ", count: (1 << 20) + 1)]
+        for (path, text) in files { try text.write(toFile: folder + "/" + path, atomically: false, encoding: .utf8) }
+
+        let taken = SessionReplayRunner.stateFiles(in: folder)
+        #expect(Set(taken.keys) == ["app.json", "files/notes.json", "sync/Feature.id.json"])
+        #expect(taken["files/notes.json"] == small)
+        #expect(SessionReplayRunner.stateFiles(in: folder + "/missing").isEmpty)
+    }
+
     @Test func aFileThatIsNotASessionIsRefusedWithItsLine() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("not-\(UUID().uuidString).session").path
         defer { try? FileManager.default.removeItem(atPath: path) }
