@@ -95,3 +95,9 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
+// The framework's modules see a member only through a module the file imports itself. Without it
+// an API of all of Foundation (`String(format:)`, `padding(toLength:)`) compiles in a file that
+// imports FoundationEssentials and links all of Foundation into every app (about 4 MB of memory).
+for target in package.targets where frameworkModules.contains(target.name) {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}
