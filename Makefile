@@ -96,9 +96,11 @@ bench-tabs-run: deps
 	$(TABS_SWIFT) --product tabs-appletkit
 	$(TABS_SWIFT) --product tabs-driver
 	@if [ "$(TABS_STATIC)" = 1 ]; then echo "$(TABS_SWIFT_STATIC) --product tabs-appletkit"; $(TABS_SWIFT_STATIC) --product tabs-appletkit; fi
+	$(TABS_SWIFT_STATIC) --product tabs-floor
 	@set -o pipefail; Benchmarks/.build/release/tabs-driver \
 		--c $(TABS_DIR)/tabs-c --appletkit Benchmarks/.build/release/tabs-appletkit \
 		$(if $(filter 1,$(TABS_STATIC)),--appletkit-static Benchmarks/.build-static/release/tabs-appletkit) \
+		--floor Benchmarks/.build-static/release/tabs-floor \
 		--c-build "$(CC) $(TABS_CFLAGS) tabs.c -lncursesw ($$($(TABS_DIR)/tabs-c --version), $$($(CC) --version | head -1))" \
 		--swift-build "swift build -c release ($$($(SWIFT) --version 2>/dev/null | head -1))" \
 		--static-build "swift build -c release --static-swift-stdlib" \

@@ -12,6 +12,7 @@ let package = Package(
         // Tabs/tabs.c side by side on pseudo-terminals (`make bench-tabs`).
         .executable(name: "tabs-appletkit", targets: ["TabsAppletKit"]),
         .executable(name: "tabs-driver", targets: ["TabsDriver"]),
+        .executable(name: "tabs-floor", targets: ["TabsFloor"]),
     ],
     dependencies: [
         .package(name: "AppletKit", path: ".."),
@@ -78,6 +79,9 @@ let package = Package(
             dependencies: [.product(name: "AppletKit", package: "AppletKit")],
             path: "Tabs/AppletKit"
         ),
+        // The floor: a Swift program with no framework that starts, encodes one JSON value and
+        // waits for q (what the tabs figures cannot go below; see Tabs/README.md).
+        .executableTarget(name: "TabsFloor", path: "Tabs/Floor"),
         // Runs Tabs/tabs.c and tabs-appletkit on pseudo-terminals, sends both the same keys, waits
         // for each key's effect on the parsed screen, and prints the side-by-side table.
         .executableTarget(

@@ -56,6 +56,14 @@ struct RunResult: Sendable {
     var libraries: [String]
 }
 
+/// What one run of the floor program (`tabs-floor`) measured.
+struct FloorResult: Sendable {
+    /// From just before it was started to the arrival of its line.
+    var firstOutput: Duration
+    /// VmHWM once its line showed (it does nothing more before `q`).
+    var peakRSS: Int
+}
+
 enum RunError: Error, CustomStringConvertible {
     case keyTimedOut(program: String, index: Int, key: Workload.Key, expected: String, screen: String)
     case firstFrameTimedOut(program: String, screen: String)
@@ -152,6 +160,29 @@ enum Runner {
                          peakRSS: peak, maxRSS: usage.maxResidentBytes, anonymousRSS: memory["RssAnon"],
                          fileRSS: memory["RssFile"], firstFrameRSS: firstFrameRSS, latencies: latencies,
                          keyBytes: keyBytes, threads: threads, contextSwitches: contextSwitches, libraries: libraries)
+    }
+
+    /// Starts the floor program on the same terminal as the others, waits for its line, reads its
+    /// peak memory, quits it with `q` and reaps it.
+    static func runFloor(_ path: String) async throws -> FloorResult {
+        let start = ContinuousClock.now
+        let terminal = try PseudoTerminal.start(path, arguments: [], environment: environment,
+                                                width: Workload.width, height: Workload.height)
+        defer { terminal.close() }
+        let ready: PseudoTerminal.Match
+        do {
+            ready = try await terminal.waitForMatch(timeout: .seconds(20)) { $0.text.contains("floor ready") }
+        } catch {
+            throw RunError.firstFrameTimedOut(program: "tabs-floor", screen: terminal.screen.text)
+        }
+        let memory = memoryStatus(of: terminal.processID)
+        try terminal.send("q")
+        let termination = await terminal.waitForExit(timeout: .seconds(20))
+        guard termination == .exited(0) else {
+            throw RunError.badExit(program: "tabs-floor", termination: termination.map { "\($0)" } ?? "still running")
+        }
+        guard let peak = memory["VmHWM"] else { throw RunError.noUsage(program: "tabs-floor") }
+        return FloorResult(firstOutput: ready.arrival - start, peakRSS: peak)
     }
 
     /// Runs the first `count` keys and returns the screen after each (and after the first frame),

@@ -3,7 +3,7 @@
 // `make bench-tabs` builds everything and runs it; by hand:
 //
 //     tabs-driver --c .build/tabs/tabs-c --appletkit .build/release/tabs-appletkit \
-//                 [--appletkit-static <path>] [--runs 5] [--check-keys 300] [--print-script]
+//                 [--appletkit-static <path>] [--floor <tabs-floor>] [--runs 5] [--check-keys 300] [--print-script]
 import AppletTesting
 import Foundation
 #if canImport(Glibc)
@@ -33,7 +33,7 @@ let script = Workload.script()
 
 if flags.contains("--help") {
     print("""
-        usage: tabs-driver --c <tabs-c> --appletkit <tabs-appletkit> [--appletkit-static <tabs-appletkit>]
+        usage: tabs-driver --c <tabs-c> --appletkit <tabs-appletkit> [--appletkit-static <tabs-appletkit>] [--floor <tabs-floor>]
                            [--runs 5] [--check-keys 300] [--c-build <text>] [--swift-build <text>]
                            [--static-build <text>] [--print-script] [--dump <keys>]
         Runs each program --runs times (alternating), sends the same \(script.count) keys, and prints the
@@ -85,6 +85,7 @@ let ups = script.filter { $0 == .up }.count
 FileHandle.standardError.write(Data("tabs-driver: \(script.count) keys, \(runs) runs of \(programs.count) programs...\n".utf8))
 
 var results: [[RunResult]] = programs.map { _ in [] }
+var floorResults: [FloorResult] = []
 do {
     for run in 0..<runs {
         // Alternate, and start each round with the next program, so that drift (another job on
@@ -93,6 +94,7 @@ do {
             let index = (run + step) % programs.count
             results[index].append(try await Runner.run(programs[index], script: script))
         }
+        if let floor = options["--floor"] { floorResults.append(try await Runner.runFloor(floor)) }
     }
 } catch {
     FileHandle.standardError.write(Data("tabs-driver: \(error)\n".utf8))
@@ -175,6 +177,20 @@ if programs.count > 2 {
 print("")
 print(Format.table(header, rows, rightAligned: Set(2..<header.count)))
 print("")
+if !floorResults.isEmpty {
+    // Not judged: what no Swift program of this kind goes below, beside the same C figures.
+    let launch = Stats.median(floorResults.map(\.firstOutput.milliseconds))
+    let rss = Stats.median(floorResults.map { Double($0.peakRSS) })
+    let cLaunch = Stats.median(results[0].map(\.firstFrame.milliseconds))
+    let cRSS = Stats.median(results[0].map { Double($0.peakRSS) })
+    print("""
+        floor      tabs-floor (Benchmarks/Tabs/Floor, built like the static column): the Swift runtime, one value \
+        through FoundationEssentials' JSON, raw mode, one line, q; no framework, no ncurses. Launch to its line \
+        \(Format.ms(launch)) (\(Format.ratio(launch / cLaunch)) C's first frame), peak RSS \(Format.mb(rss)) \
+        (\(Format.ratio(rss / cRSS)) C's): no Swift program of this kind goes below these ratios
+        """)
+    print("")
+}
 
 // MARK: Where it goes
 
