@@ -105,6 +105,11 @@ struct CommandRegistryTests {
         #expect(conflicts.contains { $0.kind == .prefixShadows && $0.ids == ["n.go", "n.top"] })
         #expect(conflicts.map(\.description).contains("d is bound twice in Applet: n.delete, n.duplicate"))
         #expect(conflicts.map(\.description).contains { $0.hasPrefix("g (n.go) never runs: it starts the chord g g (n.top)") })
+        // A chord can shadow a longer chord too.
+        var chords = CommandRegistry()
+        chords.register([Self.command("c.three", "Three", ["z z z"]), Self.command("c.two", "Two", ["z z"]), Self.command("c.x", "X", ["x"])],
+                        scope: .applet, owner: "c")
+        #expect(chords.conflicts().map(\.ids) == [["c.two", "c.three"]])
         // The same key in an inner and an outer scope is no conflict: the inner one wins by design.
         var layered = CommandRegistry()
         layered.register([Self.command("a.r", "R", ["r"])], scope: .applet, owner: "a")
