@@ -60,7 +60,10 @@ public struct RoutingTrace: Sendable, Equatable, CustomStringConvertible {
     /// The command that ran, if a command took the key.
     public internal(set) var commandID: String?
 
-    public init(key: KeyEvent) { self.key = key }
+    public init(key: KeyEvent) {
+        self.key = key
+        steps.reserveCapacity(6)   // a route records up to six levels: one allocation, not three
+    }
 
     /// The level that took the key; nil when nothing did.
     public var handler: RoutingLevel? { steps.last(where: \.took)?.level }
