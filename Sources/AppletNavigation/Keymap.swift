@@ -48,8 +48,7 @@ public struct Keymap: Sendable, Equatable {
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
             config = xdg
         } else {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
-            config = FilePath(home).appending(".config").string
+            config = FilePath(ProcessEnvironment.home(in: environment)).appending(".config").string
         }
         return FilePath(config).appending(appID).appending("keys.toml").string
     }

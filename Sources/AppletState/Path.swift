@@ -1,9 +1,4 @@
 internal import SystemPackage
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// Path arithmetic on strings, through swift-system's `FilePath`.
 ///
@@ -30,8 +25,7 @@ enum Path {
     /// other path, `~user` included, as it is.
     static func expandingTilde(_ path: String) -> String {
         guard path == "~" || path.hasPrefix("~/") else { return path }
-        let home = ProcessInfo.processInfo.environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? FileManager.default.homeDirectoryForCurrentUser.path
+        let home = ProcessEnvironment.home()
         return path == "~" ? home : join(home, String(path.dropFirst(2)))
     }
 }

@@ -18,6 +18,18 @@ import Darwin
 public enum ProcessEnvironment {
     public static var current: [String: String] { dictionary(from: environ) }
 
+    /// The user's home folder: `HOME` when it is set and not empty, else the password database's
+    /// entry for the user, else `/`. The store's folder, the keymap's and `~` in paths all start here.
+    ///
+    /// ```swift
+    /// ProcessEnvironment.home(in: ["HOME": "/home/ada"])   // "/home/ada"
+    /// ```
+    public static func home(in environment: [String: String] = current) -> String {
+        if let home = environment["HOME"], !home.isEmpty { return home }
+        if let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir { return String(cString: directory) }
+        return "/"
+    }
+
     /// The variables of a NULL-terminated `environ`-style array of `NAME=value` strings.
     static func dictionary(from entries: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> [String: String] {
         var result: [String: String] = [:]

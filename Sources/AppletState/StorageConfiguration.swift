@@ -36,8 +36,7 @@ public struct StorageConfiguration: Hashable, Sendable {
         if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
             base = xdg
         } else {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
-            base = Path.join(home, ".local/state")
+            base = Path.join(ProcessEnvironment.home(in: environment), ".local/state")
         }
         return StorageConfiguration(appID: id, directory: Path.join(base, id))
     }

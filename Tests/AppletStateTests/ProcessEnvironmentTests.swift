@@ -16,4 +16,11 @@ struct ProcessEnvironmentTests {
         #expect(parsed == ["A": "b=c", "EMPTY": "", "UNI": "ç→中"])
         #expect(ProcessEnvironment.dictionary(from: nil).isEmpty)
     }
+
+    @Test func homeIsHOMEUnlessEmptyThenThePasswordDatabases() {
+        #expect(ProcessEnvironment.home(in: ["HOME": "/home/ada"]) == "/home/ada")
+        let fromDatabase = ProcessEnvironment.home(in: ["HOME": ""])
+        #expect(fromDatabase == ProcessEnvironment.home(in: [:]))
+        #expect(fromDatabase.hasPrefix("/"))
+    }
 }
