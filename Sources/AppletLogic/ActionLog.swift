@@ -102,8 +102,9 @@ public final class ActionLog {
 
     /// The entries whose title, category or error contains `text` (case-insensitive), oldest first.
     public func entries(matching text: String) -> [Entry] {
-        let needle = String(text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed()).lowercased()
-        guard !needle.isEmpty else { return entries }
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = text.firstIndex(where: { !blank($0) }), let last = text.lastIndex(where: { !blank($0) }) else { return entries }
+        let needle = text[first...last].lowercased()
         return entries.filter {
             $0.title.lowercased().contains(needle) || $0.category.lowercased().contains(needle)
                 || ($0.error?.lowercased().contains(needle) ?? false)

@@ -18,6 +18,17 @@ struct ActionLogObservationTests {
         }
     }
 
+    @Test func theFilterIgnoresCaseAndTheBlanksAroundIt() {
+        struct Disk: Error, CustomStringConvertible { var description: String { "Disk Full" } }
+        let log = ActionLog(capacity: 5)
+        log.append(.unhandledError)
+        log.append(.unhandledError, error: Disk())
+        #expect(log.entries(matching: "  DISK full\t").map(\.error) == ["Disk Full"])
+        #expect(log.entries(matching: "unhandled").count == 2)   // the title
+        #expect(log.entries(matching: " \t ").count == 2)         // blank: everything
+        #expect(log.entries(matching: "disk  full").isEmpty)     // blanks inside count
+    }
+
     @Test func everyRegisteredObserverIsToldOfTheNextEntry() {
         let log = ActionLog(capacity: 3)
         let changes = Calls()
