@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Terminal
 
 /// Something the user can do, as data: a stable id, a title, its default keys, whether it can run

@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// State that survives restarts in a human-readable JSON file of its own (pretty-printed, keys
 /// sorted): `<folder>/<feature>.<id>.json`, by default in `<storage.directory>/files`. Good for

@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// State shared by every running instance of the app on this machine: two terminals open on the
 /// same app see each other's changes within a fraction of a second.

@@ -1,10 +1,5 @@
 import AppletState
 import Dispatch
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Observation
 import Synchronization
 import Terminal
