@@ -97,9 +97,47 @@ public final class ViewTree {
 
     /// Marks the tree as needing a new evaluation (state it read changed, or input changed it).
     public func invalidate() {
+        keptCells = nil
+        restoreRequested = false
         guard !needsRender else { return }
         needsRender = true
         onInvalidate?()
+    }
+
+    // MARK: Hidden and shown again
+
+    /// What this tree drew last, kept while something else covers its place (another tab).
+    private var keptCells: Canvas.SavedCells?
+    /// Whether the next `renderIfNeeded` must put the kept cells back (its place was cleared).
+    private var restoreRequested = false
+
+    /// Keeps the cells this tree drew last, read from `canvas`, where they still are: call it just
+    /// before something else is drawn over the tree's place (a host switching to another tab).
+    /// When the tree is shown again with nothing it depends on changed, `restoreKeptCells()` puts
+    /// them back instead of evaluating, laying out and drawing the view again. Nothing is kept
+    /// when the last render is out of date (the next one draws anew anyway).
+    ///
+    /// ```swift
+    /// for tree in trees[oldTab] { tree.keepDrawnCells(from: frame) }   // leaving the tab
+    /// for tree in trees[newTab] { tree.restoreKeptCells() }            // coming back to it
+    /// tree.renderIfNeeded(applet, in: rect, on: &frame)                // the cells, or a render
+    /// ```
+    public func keepDrawnCells(from canvas: Canvas) {
+        keptCells = nil
+        if stateChanged.value.load(ordering: .acquiring) { needsRender = true }
+        guard !needsRender, let last = lastPlacement, !last.rect.isEmpty,
+              last.rect.maxX <= canvas.size.width, last.rect.maxY <= canvas.size.height else { return }
+        keptCells = canvas.saved(last.rect)
+    }
+
+    /// Asks the next `renderIfNeeded` to draw the tree's place again: with the cells kept by
+    /// `keepDrawnCells(from:)` when nothing changed since, by rendering the view otherwise.
+    public func restoreKeptCells() {
+        if keptCells == nil {
+            invalidate()
+        } else {
+            restoreRequested = true
+        }
     }
 
     /// Draws `view` only if something it depends on changed since the last call: the state it read
@@ -115,9 +153,18 @@ public final class ViewTree {
     @discardableResult
     public func renderIfNeeded<V: View>(_ view: V, in rect: Rect, on canvas: inout Canvas, isActive: Bool = true) -> Bool {
         if stateChanged.value.exchange(false, ordering: .acquiring) { needsRender = true }
+        let restoring = restoreRequested
+        restoreRequested = false
         if !needsRender, let last = lastPlacement, last.rect == rect, last.isActive == isActive, last.theme == theme {
-            return false
+            if !restoring { return false }
+            // Shown again with nothing changed: the cells it drew, not a new evaluation.
+            if let kept = keptCells, kept.area == rect {
+                canvas.restore(kept)
+                keptCells = nil
+                return false
+            }
         }
+        keptCells = nil
         needsRender = false
         lastPlacement = (rect, isActive, theme)
         canvas.fill(rect, with: .blank())
@@ -151,6 +198,8 @@ public final class ViewTree {
     /// whose `id` changed is cancelled and started again.
     /// - Parameter isActive: whether this pane has the keyboard; focus is only shown when it has.
     public func render<V: View>(_ view: V, in rect: Rect, on canvas: inout Canvas, isActive: Bool = true) {
+        keptCells = nil
+        restoreRequested = false
         frameTime = clock()
         needsAnimationFrame = false
         keyHandlers.removeAll(keepingCapacity: true)
@@ -476,9 +525,11 @@ public final class ViewTree {
     /// tree.render(screen, in: paneRect, on: &frame)   // shown again: they start anew
     /// ```
     public func disappear() {
+        guard !runningTasks.isEmpty else { return }
         for running in runningTasks.values { running.task.cancel() }
         runningTasks.removeAll()
-        // The next `renderIfNeeded` must evaluate the view again to start the tasks.
+        // The next `renderIfNeeded` must evaluate the view again to start the tasks. (A tree with
+        // none is shown again as it was: its kept cells, see `keepDrawnCells`.)
         needsRender = true
     }
 

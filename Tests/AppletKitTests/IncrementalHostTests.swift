@@ -67,6 +67,82 @@ struct IncrementalHostTests {
     }
 }
 
+extension IncrementalHostTests {
+    private func twoTabs(_ app: Application, _ one: EvaluationCount, _ two: EvaluationCount,
+                         _ terminal: HeadlessTerminal) throws -> AppletHost {
+        try AppletHost(tabs: [
+            Tab("One", [ValuePane(id: "one", key: \.splitLeft, evaluations: one)]),
+            Tab("Two", [ValuePane(id: "two", key: \.splitRight, evaluations: two)]),
+        ], application: app, terminal: terminal)
+    }
+
+    private func press(_ character: Character, on terminal: HeadlessTerminal, _ host: AppletHost) {
+        terminal.send(.key(KeyEvent(.char(character))))
+        host.renderIfNeeded()
+    }
+
+    @Test func aTabShownAgainPutsBackWhatItDrewWithoutEvaluatingItsPanes() throws {
+        let app = Application()
+        let one = EvaluationCount(), two = EvaluationCount()
+        let terminal = HeadlessTerminal(width: 100, height: 30)
+        let host = try twoTabs(app, one, two, terminal)
+        try host.start()
+        let firstScreen = terminal.text
+        #expect(terminal.lines[1].hasPrefix("one: 0"))
+        press("2", on: terminal, host)
+        #expect(terminal.lines[1].hasPrefix("two: 0"))
+        #expect(terminal.lines[5].contains("filler line 3"))
+        press("1", on: terminal, host)
+        #expect(terminal.text == firstScreen)
+        press("2", on: terminal, host)
+        #expect(terminal.lines[1].hasPrefix("two: 0"))
+        #expect(terminal.lines[21].contains("filler line 19"))
+        // Each pane was evaluated once, when first shown; coming back put its cells back.
+        #expect(one.count == 1 && two.count == 1)
+    }
+
+    @Test func aTabWhoseStateChangedWhileHiddenIsEvaluatedWhenShownAgain() throws {
+        let app = Application()
+        let one = EvaluationCount(), two = EvaluationCount()
+        let terminal = HeadlessTerminal(width: 100, height: 30)
+        let host = try twoTabs(app, one, two, terminal)
+        try host.start()
+        press("2", on: terminal, host)
+        app.splitLeft.value = 7
+        host.renderIfNeeded()
+        #expect(terminal.lines[1].hasPrefix("two: 0"))
+        press("1", on: terminal, host)
+        #expect(terminal.lines[1].hasPrefix("one: 7"))
+        #expect(terminal.lines[5].contains("filler line 3"))
+        #expect(one.count == 2 && two.count == 1)
+        // Kept cells are dropped once stale: back and forth again shows 7, not the 0 kept before.
+        press("2", on: terminal, host)
+        press("1", on: terminal, host)
+        #expect(terminal.lines[1].hasPrefix("one: 7"))
+        #expect(one.count == 2)
+    }
+
+    @Test func aTabLeftWithAnOverlayOpenIsDrawnAgainNotPutBackWithTheOverlay() throws {
+        let app = Application()
+        let one = EvaluationCount(), two = EvaluationCount()
+        let terminal = HeadlessTerminal(width: 100, height: 30)
+        let host = try twoTabs(app, one, two, terminal)
+        try host.start()
+        // A toast sits over the panes: what tab 1 shows then is not what its pane drew.
+        app.toast("saved", style: .info)
+        host.setNeedsDisplay()
+        host.renderIfNeeded()
+        #expect(terminal.text.contains("saved"))
+        press("2", on: terminal, host)
+        app.toasts.modify { $0.removeAll() }
+        host.renderIfNeeded()
+        press("1", on: terminal, host)
+        #expect(!terminal.text.contains("saved"))
+        #expect(terminal.lines[1].hasPrefix("one: 0"))
+        #expect(terminal.lines[20].contains("filler line 18"))
+    }
+}
+
 extension Application {
     var cachedArchiveEnabled: State<Bool> { state(initial: false, feature: "RegistryCacheTest", id: "archive") }
     var cachedTally: State<Int> { state(initial: 0, feature: "RegistryCacheTest", id: "tally") }

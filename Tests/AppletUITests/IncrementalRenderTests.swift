@@ -55,6 +55,44 @@ struct IncrementalRenderTests {
         }
     }
 
+    @Test func keptCellsArePutBackOnlyWhileNothingTheTreeDrewFromChanged() {
+        withStore {
+            let a = Counter()
+            let tree = ViewTree()
+            var canvas = Canvas(size: Size(width: 20, height: 2))
+            let pane = CountingPane(key: \.paneA, evaluations: a)
+            tree.renderIfNeeded(pane, in: canvas.bounds, on: &canvas)
+            // Something else is drawn over its place (another tab), then it is shown again.
+            tree.keepDrawnCells(from: canvas)
+            canvas.fill(canvas.bounds)
+            canvas.write("other tab", at: .zero)
+            tree.restoreKeptCells()
+            #expect(!tree.renderIfNeeded(pane, in: canvas.bounds, on: &canvas))
+            #expect(canvas.lines == ["value 0", "[ press ]"])
+            #expect(a.count == 1)
+            // What it read changed while hidden: evaluated again, not the old cells.
+            tree.keepDrawnCells(from: canvas)
+            canvas.fill(canvas.bounds)
+            Application.state(\.paneA).value = 4
+            tree.restoreKeptCells()
+            #expect(tree.renderIfNeeded(pane, in: canvas.bounds, on: &canvas))
+            #expect(canvas.lines == ["value 4", "[ press ]"])
+            #expect(a.count == 2)
+            // Nothing kept (never asked to keep): asked to restore, it renders.
+            canvas.fill(canvas.bounds)
+            tree.restoreKeptCells()
+            #expect(tree.renderIfNeeded(pane, in: canvas.bounds, on: &canvas))
+            #expect(canvas.lines == ["value 4", "[ press ]"])
+            // Kept for one rectangle, shown in another: rendered there.
+            tree.keepDrawnCells(from: canvas)
+            canvas.fill(canvas.bounds)
+            tree.restoreKeptCells()
+            let lower = Rect(x: 0, y: 0, width: 10, height: 2)
+            #expect(tree.renderIfNeeded(pane, in: lower, on: &canvas))
+            #expect(canvas.line(0) == "value 4")
+        }
+    }
+
     @Test func inputPlaceActivityAndThemeRedraw() {
         withStore {
             let count = Counter()

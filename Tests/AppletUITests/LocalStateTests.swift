@@ -281,6 +281,9 @@ struct LocalStateTests {
         press("flip light", on: canvas, in: tree)
         tree.renderIfNeeded(Switch(), in: canvas.bounds, on: &canvas)
         tree.disappear()
+        // A tree with no tasks is shown again as it was; evaluated again, it keeps the state too.
+        #expect(!tree.renderIfNeeded(Switch(), in: canvas.bounds, on: &canvas))
+        tree.invalidate()
         #expect(tree.renderIfNeeded(Switch(), in: canvas.bounds, on: &canvas))
         #expect(canvas.line(0) == "light: on [ flip light ]")
     }
