@@ -753,15 +753,13 @@ public final class AppletHost {
             // A tab switch with nothing over the panes: the tab left keeps what its panes drew, and
             // the tab shown puts back what it kept if nothing it reads changed meanwhile, rather
             // than evaluating and drawing its views again (see ViewTree.keepDrawnCells).
-            let switchingTabs = lastChrome.map { $0.showsBarePanes && $0.size == chrome.size && $0.tab != chrome.tab } ?? false
-            if switchingTabs, trees.indices.contains(renderedTab) {
-                for tree in trees[renderedTab] { tree.keepDrawnCells(from: frame) }
-            }
+            let left = lastChrome.flatMap { $0.showsBarePanes && $0.size == chrome.size && $0.tab != chrome.tab ? $0.tab : nil }
+            if let left { for tree in trees[left] { tree.keepDrawnCells(from: frame) } }
             // Cleared in place when the size is the same: the terminal keeps its own copy of the
             // last frame, so this one is not shared and no new screen is allocated.
             if frame.size == terminal.size { frame.fill(frame.bounds) } else { frame = Canvas(size: terminal.size) }
             for tree in trees[selectedTab] {
-                if switchingTabs && chrome.showsBarePanes { tree.restoreKeptCells() } else { tree.invalidate() }
+                if left != nil && chrome.showsBarePanes { tree.restoreKeptCells() } else { tree.invalidate() }
             }
         }
         // Each pane tracks the state it reads (ViewTree.renderIfNeeded): a change to it redraws that

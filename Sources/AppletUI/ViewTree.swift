@@ -98,7 +98,6 @@ public final class ViewTree {
     /// Marks the tree as needing a new evaluation (state it read changed, or input changed it).
     public func invalidate() {
         keptCells = nil
-        restoreRequested = false
         guard !needsRender else { return }
         needsRender = true
         onInvalidate?()
@@ -106,10 +105,9 @@ public final class ViewTree {
 
     // MARK: Hidden and shown again
 
-    /// What this tree drew last, kept while something else covers its place (another tab).
+    /// What this tree drew last, kept while something else covers its place (another tab); the
+    /// next `renderIfNeeded` puts it back if nothing changed, and any evaluation drops it.
     private var keptCells: Canvas.SavedCells?
-    /// Whether the next `renderIfNeeded` must put the kept cells back (its place was cleared).
-    private var restoreRequested = false
 
     /// Keeps the cells this tree drew last, read from `canvas`, where they still are: call it just
     /// before something else is drawn over the tree's place (a host switching to another tab).
@@ -133,11 +131,7 @@ public final class ViewTree {
     /// Asks the next `renderIfNeeded` to draw the tree's place again: with the cells kept by
     /// `keepDrawnCells(from:)` when nothing changed since, by rendering the view otherwise.
     public func restoreKeptCells() {
-        if keptCells == nil {
-            invalidate()
-        } else {
-            restoreRequested = true
-        }
+        if keptCells == nil { invalidate() }
     }
 
     /// Draws `view` only if something it depends on changed since the last call: the state it read
@@ -153,18 +147,14 @@ public final class ViewTree {
     @discardableResult
     public func renderIfNeeded<V: View>(_ view: V, in rect: Rect, on canvas: inout Canvas, isActive: Bool = true) -> Bool {
         if stateChanged.value.exchange(false, ordering: .acquiring) { needsRender = true }
-        let restoring = restoreRequested
-        restoreRequested = false
         if !needsRender, let last = lastPlacement, last.rect == rect, last.isActive == isActive, last.theme == theme {
-            if !restoring { return false }
             // Shown again with nothing changed: the cells it drew, not a new evaluation.
-            if let kept = keptCells, kept.area == rect {
+            if let kept = keptCells {
                 canvas.restore(kept)
                 keptCells = nil
-                return false
             }
+            return false
         }
-        keptCells = nil
         needsRender = false
         lastPlacement = (rect, isActive, theme)
         canvas.fill(rect, with: .blank())
@@ -199,7 +189,6 @@ public final class ViewTree {
     /// - Parameter isActive: whether this pane has the keyboard; focus is only shown when it has.
     public func render<V: View>(_ view: V, in rect: Rect, on canvas: inout Canvas, isActive: Bool = true) {
         keptCells = nil
-        restoreRequested = false
         frameTime = clock()
         needsAnimationFrame = false
         keyHandlers.removeAll(keepingCapacity: true)
