@@ -157,7 +157,7 @@ struct ActionLogRowView: View {
         let line = HStack(spacing: 1) {
             Text(row.number.leftPadded(to: 5)).themed(.muted)
             Text(row.time.leftPadded(to: 8)).themed(.muted)
-            Text(row.category.prefix(9) + String(repeating: " ", count: max(0, 9 - row.category.count)))
+            Text(row.category.prefix(9).rightPadded(to: 9))
             Text(row.error.map { "\(row.title) — \($0)" } ?? row.title)
             Spacer(minLength: 1)
             Text(row.duration).themed(.muted)
@@ -167,11 +167,5 @@ struct ActionLogRowView: View {
         } else {
             line.themed(.text)
         }
-    }
-}
-
-private extension String {
-    func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: " ", count: width - count) + self
     }
 }

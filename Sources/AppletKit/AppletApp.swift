@@ -428,7 +428,7 @@ public struct AppletKeysCommand<App: AppletApp>: AsyncParsableCommand {
             output += "Tab \(tab + 1) \(tabs[tab].title) — \(applet.title) (\(applet.id))\n"
             for entry in registry.entries where entry.scope != .host || (tab == 0 && pane == 0) {
                 let keys = entry.keys.isEmpty ? "(none)" : entry.keys.map(\.label).joined(separator: " ")
-                output += "  \(keys + String(repeating: " ", count: max(0, 14 - keys.count)))  \(entry.title)  [\(entry.id)]\(entry.isRebound ? " (keys.toml)" : "")\n"
+                output += "  \(keys.rightPadded(to: 14))  \(entry.title)  [\(entry.id)]\(entry.isRebound ? " (keys.toml)" : "")\n"
             }
         }
         let problems = issues.map(\.description) + host.keyProblems()
