@@ -343,6 +343,8 @@ public final class PseudoTerminal: Sendable {
 
     /// Waits until the program ends, for at most `timeout`; nil if it is still running then.
     /// The end is noticed at once (the reader thread watches a pidfd), and no thread is blocked.
+    /// It returns once everything the program wrote before it ended has been read, so `screen`
+    /// and `output` then hold its last bytes (the resets of its exit included).
     ///
     /// ```swift
     /// try terminal.signal(SIGTERM)

@@ -56,6 +56,10 @@ final class PseudoTerminalSession: Sendable {
         var resourceUsage: PseudoTerminal.ResourceUsage?
         /// The master reported end of file: the program and everything it started closed the terminal.
         var outputEnded = false
+        /// The reader has seen the program end and read everything it wrote before it ended (up
+        /// to the end of the output, or a quiet spell when a child it left keeps the terminal open).
+        /// Only then are the waiters for its exit woken, so that the screen they see is the last one.
+        var exitReported = false
         var closed = false
         var nextWaiterID: UInt64 = 0
         var screenWaiters: [UInt64: ScreenWaiter] = [:]
@@ -133,9 +137,13 @@ final class PseudoTerminalSession: Sendable {
                    pollfd(fd: pidFD, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
         var reaped = false
+        var reported = false
         while true {
-            // Without a pidfd, look for the program's end every 10 ms.
-            let timeout: Int32 = pidFD < 0 && !reaped ? 10 : -1
+            // Without a pidfd, look for the program's end every 10 ms. Once it has ended, what it
+            // wrote last may still be on its way through the terminal's buffers: the exit is
+            // reported at the end of the output, or after a quiet spell if something it started
+            // still holds the terminal.
+            let timeout: Int32 = reaped ? (reported ? -1 : Self.quietAfterExit) : (pidFD < 0 ? 10 : -1)
             let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 {
                 if errno == EINTR { continue }
@@ -143,16 +151,51 @@ final class PseudoTerminalSession: Sendable {
                 break
             }
             if fds[2].revents != 0 { break }   // close()
-            if fds[0].fd >= 0 && fds[0].revents != 0 && !drain(buffer) {
-                fds[0].fd = -1
-                endOutput()
+            var readSomething = false
+            if fds[0].fd >= 0 && fds[0].revents != 0 {
+                readSomething = true
+                if !drain(buffer) {
+                    fds[0].fd = -1
+                    endOutput()
+                }
             }
             if !reaped && (fds[1].revents != 0 || pidFD < 0) && reap(blocking: false) != nil {
                 reaped = true
                 fds[1].fd = -1
+                // Whatever is already readable belongs before the exit.
+                if fds[0].fd >= 0 && !drain(buffer) {
+                    fds[0].fd = -1
+                    endOutput()
+                }
+                continue
             }
-            if fds[0].fd < 0 && reaped { break }
+            if reaped && !reported && (fds[0].fd < 0 || (ready == 0 && !readSomething)) {
+                reported = true
+                reportExit()
+            }
+            if fds[0].fd < 0 && reported { break }
         }
+        if !reported { reportExit() }
+    }
+
+    /// How long the reader waits for more output after the program has ended, when the terminal
+    /// is still held open by something the program started (milliseconds).
+    private static let quietAfterExit: Int32 = 200
+
+    /// Wakes the waiters for the program's exit: it has been reaped and its output read.
+    private func reportExit() {
+        let (termination, waiters): (PseudoTerminal.Termination?, [CheckedContinuation<PseudoTerminal.Termination?, Never>]) =
+            state.withLock { state in
+                state.exitReported = true
+                var waiters: [CheckedContinuation<PseudoTerminal.Termination?, Never>] = []
+                for (id, waiter) in state.exitWaiters {
+                    guard case .waiting(let continuation) = waiter else { continue }
+                    state.exitWaiters[id] = nil
+                    waiters.append(continuation)
+                }
+                return (state.termination, waiters)
+            }
+        for continuation in waiters { continuation.resume(returning: termination) }
     }
 
     /// Reads what is there (a bounded number of times, so that close() is seen even under a flood).
@@ -206,20 +249,17 @@ final class PseudoTerminalSession: Sendable {
 
     // MARK: The process
 
-    /// Reaps the program if it has ended (or waits for it to), recording how and waking the
-    /// waiters for its exit. Returns how it ended, or nil while it runs.
+    /// Reaps the program if it has ended (or waits for it to), recording how. Returns how it
+    /// ended, or nil while it runs. The waiters for its exit are woken by the reader, once it has
+    /// read the output (`reportExit`), or by `close()`.
     @discardableResult
     func reap(blocking: Bool) -> PseudoTerminal.Termination? {
-        let (termination, waiters) = state.withLock { state in
-            reapLocked(&state, blocking: blocking)
-        }
-        for continuation in waiters { continuation.resume(returning: termination) }
-        return termination
+        state.withLock { state in reapLocked(&state, blocking: blocking) }
     }
 
-    private func reapLocked(_ state: inout State, blocking: Bool)
-        -> (PseudoTerminal.Termination?, [CheckedContinuation<PseudoTerminal.Termination?, Never>]) {
-        if let termination = state.termination { return (termination, []) }
+    @discardableResult
+    private func reapLocked(_ state: inout State, blocking: Bool) -> PseudoTerminal.Termination? {
+        if let termination = state.termination { return termination }
         var signalled: Int32 = 0
         var value: Int32 = 0
         var usage = rusage()
@@ -230,17 +270,11 @@ final class PseudoTerminalSession: Sendable {
         } else if result < 0 && errno == ECHILD {
             termination = .unknown   // reaped elsewhere in this process (or SIGCHLD is ignored)
         } else {
-            return (nil, [])
+            return nil
         }
         state.termination = termination
         if result == 1 { state.resourceUsage = PseudoTerminal.ResourceUsage(usage) }
-        var waiters: [CheckedContinuation<PseudoTerminal.Termination?, Never>] = []
-        for (id, waiter) in state.exitWaiters {
-            guard case .waiting(let continuation) = waiter else { continue }
-            state.exitWaiters[id] = nil
-            waiters.append(continuation)
-        }
-        return (termination, waiters)
+        return termination
     }
 
     /// What `cpt_reap` does, through `wait4`, which also gives the child's resource usage: 1 (reaped, with
@@ -266,8 +300,7 @@ final class PseudoTerminalSession: Sendable {
     func send(signal: Int32, to target: PseudoTerminal.SignalTarget) throws {
         try state.withLock { state in
             guard !state.closed else { throw PseudoTerminalError.closed }
-            let (termination, waiters) = reapLocked(&state, blocking: false)
-            for continuation in waiters { continuation.resume(returning: termination) }
+            reapLocked(&state, blocking: false)
             let recipient: pid_t
             switch target {
             case .process:
@@ -411,9 +444,9 @@ final class PseudoTerminalSession: Sendable {
                 state.exitWaiters[id] = nil
                 return .some(termination)
             case .reserved:
-                if let termination = state.termination {
+                if state.exitReported || state.closed {
                     state.exitWaiters[id] = nil
-                    return .some(termination)
+                    return .some(state.termination)
                 }
                 state.exitWaiters[id] = .waiting(continuation)
                 return .none
@@ -471,7 +504,13 @@ final class PseudoTerminalSession: Sendable {
             // member keeps the number in use), so nothing else is hit.
             if state.termination == nil || !state.outputEnded { _ = cpt_signal_session(pid, SIGKILL) }
             if state.termination == nil { kill(pid, SIGKILL) }
-            let (termination, exitWaiters) = reapLocked(&state, blocking: true)
+            let termination = reapLocked(&state, blocking: true)
+            var exitWaiters: [CheckedContinuation<PseudoTerminal.Termination?, Never>] = []
+            for (id, waiter) in state.exitWaiters {
+                guard case .waiting(let continuation) = waiter else { continue }
+                state.exitWaiters[id] = nil
+                exitWaiters.append(continuation)
+            }
             return (termination, exitWaiters, takeWaitingScreenWaiters(&state))
         }
         for continuation in exitWaiters { continuation.resume(returning: termination) }
