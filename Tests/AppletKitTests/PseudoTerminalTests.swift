@@ -18,9 +18,8 @@ struct PseudoTerminalTests {
                                                 width: 60, height: 20)
         defer { terminal.close() }
         let pid = terminal.processID
-        try await terminal.waitFor(text: "pid:")
-        #expect(terminal.screen.lines[0] == "20 60")
-        #expect(terminal.screen.row(1) == "pid:\(pid)")
+        let screen = try await terminal.waitUntil { $0.row(1) == "pid:\(pid)" }
+        #expect(screen.lines[0] == "20 60")
         try terminal.send("hello\r")
         try await terminal.waitFor(text: "got:hello")
         #expect(await terminal.waitForExit() == .exited(0))

@@ -9,17 +9,28 @@ struct AppUsageTests {
     static let dashboardFooter = ["d Double", "r Reset", "1-6 Tab", "]/[ Next/Prev", "q Quit"]
     static let listFooter = ["1-6 Tab", "]/[ Next/Prev", "q Quit"]
 
-    /// Checks that the last row is the footer: these items in this order, from the left edge,
-    /// ending with the last one.
-    static func expectFooter(_ screen: Screen, _ items: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+    /// Whether the last row is the footer: these items in this order, from the left edge, ending
+    /// with the last one. Tests wait for it (a frame can arrive in more than one read, so a footer
+    /// checked the moment another part of the screen shows may not be there yet).
+    static func hasFooter(_ screen: Screen, _ items: [String]) -> Bool {
         let row = screen.lastRow
+        guard row.hasPrefix(items[0]), row.hasSuffix(items.last!) else { return false }
         var rest = Substring(row)
-        var missing: [String] = []
         for item in items {
-            if let range = rest.range(of: item) { rest = rest[range.upperBound...] } else { missing.append(item) }
+            guard let range = rest.range(of: item) else { return false }
+            rest = rest[range.upperBound...]
         }
-        #expect(missing.isEmpty && row.hasPrefix(items[0]) && row.hasSuffix(items.last!),
-                "the last row is not the footer \(items) (missing or out of order: \(missing)):\n\(screen)", sourceLocation: sourceLocation)
+        return true
+    }
+
+    /// Waits until the screen shows `text`, the tab bar on row 0 and `footer` on the last row.
+    @discardableResult
+    static func waitForTab(_ tmux: Tmux, showing text: String, footer: [String],
+                           sourceLocation: SourceLocation = #_sourceLocation,
+                           and more: (Screen) -> Bool = { _ in true }) async throws -> Screen {
+        try await tmux.waitUntil("\"\(text)\" with the tab bar and the footer \(footer)", sourceLocation: sourceLocation) { screen in
+            screen.contains(text) && screen.row(0).hasPrefix(ShellSession.tabBar) && hasFooter(screen, footer) && more(screen)
+        }
     }
 
     @Test("Keys move between tabs and change the shared counter")
@@ -30,9 +41,7 @@ struct AppUsageTests {
         let (run, first) = try await shell.launchAndWait()
         #expect(first.lines.count == 40, "expected 40 rows:\n\(first)")
 
-        var screen = try await tmux.waitFor(text: "Count: 0")
-        #expect(screen.row(0).hasPrefix(ShellSession.tabBar))
-        Self.expectFooter(screen, Self.counterFooter)
+        try await Self.waitForTab(tmux, showing: "Count: 0", footer: Self.counterFooter)
 
         try await tmux.type("+")
         try await tmux.waitFor(text: "Count: 1")
@@ -40,18 +49,13 @@ struct AppUsageTests {
         try await tmux.waitFor(text: "Count: 2")
 
         try await tmux.type("2")
-        screen = try await tmux.waitFor(text: "Shared counter: 2")
-        #expect(screen.row(0).hasPrefix(ShellSession.tabBar))
-        #expect(!screen.contains("Count: 2"), "the Counter pane is still on screen:\n\(screen)")
-        Self.expectFooter(screen, Self.dashboardFooter)
+        // The Counter pane gone, the Dashboard's footer in place of the Counter's.
+        try await Self.waitForTab(tmux, showing: "Shared counter: 2", footer: Self.dashboardFooter) { !$0.contains("Count: 2") }
 
         try await tmux.type("]")
-        screen = try await tmux.waitFor(text: "row 1 of 1000000")
-        #expect(screen.contains("#0000001  alpha"), "the list's first row:\n\(screen)")
-        Self.expectFooter(screen, Self.listFooter)
+        try await Self.waitForTab(tmux, showing: "row 1 of 1000000", footer: Self.listFooter) { $0.contains("#0000001  alpha") }
         for _ in 0..<5 { try await tmux.type("j") }
-        screen = try await tmux.waitFor(text: "row 6 of 1000000")
-        #expect(screen.contains("#0000006  "), "row 6 is on screen:\n\(screen)")
+        try await tmux.waitUntil("row 6 selected and on screen") { $0.contains("row 6 of 1000000") && $0.contains("#0000006  ") }
 
         try await tmux.type("[")
         try await tmux.waitFor(text: "Shared counter: 2")
@@ -59,8 +63,7 @@ struct AppUsageTests {
         try await tmux.type("1")
         try await tmux.waitFor(text: "Count: 2")
         try await tmux.type("-")
-        screen = try await tmux.waitFor(text: "Count: 1")
-        Self.expectFooter(screen, Self.counterFooter)
+        try await Self.waitForTab(tmux, showing: "Count: 1", footer: Self.counterFooter)
 
         try await tmux.type("q")
         let (status, _) = try await shell.waitForExit(run)
@@ -76,8 +79,9 @@ struct AppUsageTests {
         let shell = try await ShellSession.start()
         defer { shell.shutdown() }
         let (run, _) = try await shell.launchAndWait(["--tab", tab])
-        let screen = try await shell.tmux.waitFor(text: text)
-        #expect(screen.row(0).hasPrefix(ShellSession.tabBar))
+        let screen = try await shell.tmux.waitUntil("\"\(text)\" under the tab bar") {
+            $0.contains(text) && $0.row(0).hasPrefix(ShellSession.tabBar)
+        }
         #expect(!screen.contains("Count: "), "opened on the Counter tab instead:\n\(screen)")
         try await shell.tmux.type("q")
         let (status, _) = try await shell.waitForExit(run)
@@ -95,25 +99,25 @@ struct AppUsageTests {
 
         try await tmux.resize(width: 60, height: 20)
         // Six tabs do not fit in 60 columns: each label is cut (" 1 Counte…│ 2 Dashb…│ … │ 6 Proce…│").
-        var screen = try await tmux.waitUntil("a 60x20 layout: tab bar on row 0, footer on row 19") { screen in
+        // No row wider than the window, and no stale footer left in the pane.
+        try await tmux.waitUntil("a 60x20 layout: tab bar on row 0, footer on row 19, nothing wider or stale") { screen in
             screen.lines.count == 20 && screen.row(0).hasPrefix(" 1 Count") && screen.row(0).contains("│ 6 ")
                 && screen.row(19).hasPrefix("+ Increment  - Decrement") && screen.contains("Count: 0")
+                && screen.lines.allSatisfy { $0.count <= 60 }
+                && screen.lines[1..<19].allSatisfy { !$0.contains("Increment  -") }
         }
-        #expect(screen.lines.allSatisfy { $0.count <= 60 }, "a row is wider than the window:\n\(screen)")
-        #expect(screen.lines[1..<19].allSatisfy { !$0.contains("Increment  -") }, "a stale footer is left in the pane:\n\(screen)")
 
         try await tmux.resize(width: 15, height: 4)
-        screen = try await tmux.waitUntil("the too-small message") { $0.contains("Terminal too") }
-        #expect(!screen.contains("Count: "), "the counter pane is drawn in a 15x4 window:\n\(screen)")
+        try await tmux.waitUntil("the too-small message, and no counter pane drawn at 15x4") {
+            $0.contains("Terminal too") && !$0.contains("Count: ")
+        }
         #expect(isAlive(pid), "the app died at 15x4")
 
         try await tmux.resize(width: 120, height: 40)
-        screen = try await tmux.waitUntil("the normal 120x40 layout again") { screen in
-            screen.lines.count == 40 && screen.row(0).hasPrefix(ShellSession.tabBar)
-                && screen.lastRow.hasPrefix("+ Increment") && screen.contains("Count: 0")
+        try await tmux.waitUntil("the normal 120x40 layout again, the too-small message gone") { screen in
+            screen.lines.count == 40 && screen.row(0).hasPrefix(ShellSession.tabBar) && screen.contains("Count: 0")
+                && Self.hasFooter(screen, Self.counterFooter) && !screen.contains("Terminal too")
         }
-        Self.expectFooter(screen, Self.counterFooter)
-        #expect(!screen.contains("Terminal too"), "the too-small message is left over:\n\(screen)")
 
         // Still answering keys.
         try await tmux.type("+")

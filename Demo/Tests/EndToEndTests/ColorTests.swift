@@ -11,7 +11,8 @@ struct ColorTests {
         let shell = try await ShellSession.start()
         defer { shell.shutdown() }
         let (run, _) = try await shell.launchAndWait(environment: environment)
-        try await shell.tmux.waitFor(text: "Count: 0")
+        // The whole frame: the count, and the footer on the last row.
+        try await AppUsageTests.waitForTab(shell.tmux, showing: "Count: 0", footer: AppUsageTests.counterFooter)
         let rows = try await shell.tmux.captureWithEscapes()
         try await shell.tmux.type("q")
         _ = try await shell.waitForExit(run)

@@ -15,13 +15,13 @@ struct NavigationEndToEndTests {
         try await tmux.type("++")
         try await tmux.waitFor(text: "Count: 2")
         try await tmux.press("C-p")
-        var screen = try await tmux.waitFor(text: "╭─ Commands")
-        #expect(screen.contains("Increment") && screen.contains("Reset"), "the palette lists the counter's commands:\n\(screen)")
+        try await tmux.waitUntil("the palette, listing the counter's commands") {
+            $0.contains("╭─ Commands") && $0.contains("Increment") && $0.contains("Reset")
+        }
         try await tmux.type("rset")                    // fuzzy: the letters in order
-        screen = try await tmux.waitUntil("the palette narrowed to Reset") { $0.contains("│Reset") && !$0.contains("│Increment") }
+        try await tmux.waitUntil("the palette narrowed to Reset") { $0.contains("│Reset") && !$0.contains("│Increment") }
         try await tmux.press("Enter")
-        screen = try await tmux.waitFor(text: "Count: 0")
-        #expect(!screen.contains("╭─ Commands"), "the palette closed:\n\(screen)")
+        try await tmux.waitUntil("the palette closed and the count reset") { $0.contains("Count: 0") && !$0.contains("╭─ Commands") }
         try await tmux.type("q")
         #expect(try await shell.waitForExit(run).status == 0)
     }
@@ -35,8 +35,8 @@ struct NavigationEndToEndTests {
         try await Self.editGroceriesTitle(in: tmux)
         try await tmux.type(" run")
         try await tmux.press("C-s")
-        let screen = try await tmux.waitFor(text: "Saved “Groceries run”")
-        #expect(screen.contains("Notes › Groceries run"), "back on the note:\n\(screen)")
+        // Back on the note, with the toast.
+        try await tmux.waitUntil("the saved toast over the note") { $0.contains("Saved “Groceries run”") && $0.contains("Notes › Groceries run") }
         try await tmux.type("q")
         #expect(try await shell.waitForExit(run).status == 0)
 
@@ -70,13 +70,12 @@ struct NavigationEndToEndTests {
         // Two wide characters, a precomposed é, a decomposed e + U+0301, then ASCII after them:
         // ncurses gets them in runs of cells (ak_put_cells), each wide one covering two columns.
         try await tmux.type(" 日本 café e\u{301} ok")
-        let screen = try await tmux.waitFor(text: " ok")
-        #expect(screen.row(2) == " Groceries 日本 café e\u{301} ok", "\(screen)")
         // The rows below are where they were: nothing shifted by a column.
-        #expect(screen.lines.contains(" Milk") && screen.lines.contains(" Bread"), "\(screen)")
+        try await tmux.waitUntil("the title in its columns, the rows below unmoved") {
+            $0.row(2) == " Groceries 日本 café e\u{301} ok" && $0.lines.contains(" Milk") && $0.lines.contains(" Bread")
+        }
         try await tmux.press("C-s")
-        let saved = try await tmux.waitFor(text: "Notes › Groceries 日本")
-        #expect(saved.row(1) == " Notes › Groceries 日本 café e\u{301} ok", "\(saved)")
+        try await tmux.waitUntil("the saved title in the breadcrumb") { $0.row(1) == " Notes › Groceries 日本 café e\u{301} ok" }
         try await tmux.press("Escape")
         try await tmux.waitFor(text: "3 notes")
         try await tmux.type("q")
@@ -94,8 +93,10 @@ struct NavigationEndToEndTests {
         defer { shell.shutdown() }
         let tmux = shell.tmux
         let (run, _) = try await shell.launchAndWait(["--keymap", keymap.path])
-        let screen = try await tmux.waitFor(text: "counter.incremnt")
-        #expect(screen.contains("did you mean \"counter.increment\""), "the warning names the likely id:\n\(screen)")
+        // The warning names the likely id.
+        try await tmux.waitUntil("the keymap warning with a suggestion") {
+            $0.contains("counter.incremnt") && $0.contains("did you mean \"counter.increment\"")
+        }
         try await tmux.type("i")
         try await tmux.waitFor(text: "Count: 1")
         try await tmux.type("q")

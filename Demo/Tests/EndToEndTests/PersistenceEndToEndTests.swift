@@ -63,7 +63,10 @@ struct PersistenceEndToEndTests {
             #expect(object is [String: Any], "not a JSON object: \(String(decoding: data, as: UTF8.self))")
         }
         (run, _) = try await shell.launchAndWait()
-        let screen = try await shell.tmux.waitUntil("a count") { $0.contains("Count: ") }
+        // The whole first frame (the footer is its last row), so the count is not cut mid-number.
+        let screen = try await shell.tmux.waitUntil("a count and the footer") {
+            $0.contains("Count: ") && AppUsageTests.hasFooter($0, AppUsageTests.counterFooter)
+        }
         let line = try #require(screen.lines.first { $0.contains("Count: ") })
         let count = Int(line.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "")
         #expect(count.map { (0...500).contains($0) } == true, "count after kill -9: \(line)")
@@ -81,9 +84,10 @@ struct PersistenceEndToEndTests {
         try Data("{\"Counter.counter\": {\"count\": 4".utf8).write(to: URL(fileURLWithPath: file))
 
         var (run, _) = try await shell.launchAndWait()
-        let screen = try await shell.tmux.waitFor(text: "✗")
-        #expect(screen.contains("appletkit.json"), "the message should name the file:\n\(screen)")
-        #expect(screen.contains("Count: 0"))
+        // The message names the file; the app starts fresh.
+        try await shell.tmux.waitUntil("the problem reported, naming the file") {
+            $0.contains("✗") && $0.contains("appletkit.json") && $0.contains("Count: 0")
+        }
         let folder = (file as NSString).deletingLastPathComponent
         let asideNames = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("appletkit.json.corrupt-") }
         #expect(asideNames.count == 1, "moved-aside file: \(asideNames)")
@@ -110,8 +114,7 @@ struct PersistenceEndToEndTests {
         try Data("not a folder".utf8).write(to: URL(fileURLWithPath: blocker))
         let (run, _) = try await shell.launchAndWait(["--state-dir", blocker + "/state"])
         try await press(shell, "+", times: 2, until: "Count: 2")
-        let screen = try await shell.tmux.waitFor(text: "✗")
-        #expect(screen.contains("blocker"), "the message should name the folder:\n\(screen)")
+        try await shell.tmux.waitUntil("the problem reported, naming the folder") { $0.contains("✗") && $0.contains("blocker") }
         try await shell.tmux.type("q")
         #expect(try await shell.waitForExit(run).status == 0)
     }

@@ -29,9 +29,11 @@ struct RecordReplayEndToEndTests {
         // read here and the q that ends the session.
         let before = try await tmux.capture()
         let refreshed = before.lines.first { $0.contains("refreshed") } ?? ""
-        let last = try await tmux.waitUntil("the next refresh", timeout: .seconds(5)) { screen in
+        try await tmux.waitUntil("the next refresh", timeout: .seconds(5)) { screen in
             screen.lines.contains { $0.contains("refreshed") && $0 != refreshed } && !screen.contains("Action log")
         }
+        // The refresh's whole frame: its header can show before the rows under it.
+        let last = try await tmux.waitUntilSettled()
         try await tmux.type("q")
         #expect(try await shell.waitForExit(run).status == 0)
 

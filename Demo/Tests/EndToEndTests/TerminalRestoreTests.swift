@@ -137,15 +137,13 @@ struct TerminalRestoreTests {
         try await shell.expectTerminalRestored(after: run, screen: screen)
 
         try await tmux.typeLine("fg; echo \"[fg] status=$?\"; stty -g >after-fg")
-        var resumed = try await tmux.waitUntil("the app to repaint after fg") { screen in
+        try await tmux.waitUntil("the app to repaint after fg, footer included") { screen in
             screen.row(0).hasPrefix(ShellSession.tabBar) && screen.contains("Count: 2")
+                && AppUsageTests.hasFooter(screen, AppUsageTests.counterFooter)
         }
-        AppUsageTests.expectFooter(resumed, AppUsageTests.counterFooter)
-        let resumedModes = try await tmux.modes()
-        #expect(resumedModes.alternateScreen, "not on the alternate screen after fg")
-        #expect(resumedModes.keypad, "keypad transmit mode not back on after fg: \(resumedModes)")
+        try await tmux.waitForModes("the alternate screen and keypad transmit mode back on after fg") { $0.alternateScreen && $0.keypad }
         try await tmux.type("+")
-        resumed = try await tmux.waitFor(text: "Count: 3")
+        try await tmux.waitFor(text: "Count: 3")
 
         try await tmux.type("q")
         let after = try await tmux.waitUntil("the prompt after q") { screen in

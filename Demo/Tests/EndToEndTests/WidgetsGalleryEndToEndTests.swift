@@ -23,19 +23,16 @@ struct WidgetsGalleryEndToEndTests {
         try await tmux.waitFor(text: "Ada Love laceq")
         // F2 hides the name row; F2 shows it again with what was typed.
         try await tmux.press("F2")
-        let screen = try await tmux.waitUntil("the name row to go") { !$0.contains("Name  F2") }
-        #expect(screen.row(3).contains("Password"), "the password row moved up:\n\(screen)")
+        try await tmux.waitUntil("the name row gone and the password row moved up") {
+            !$0.contains("Name  F2") && $0.row(3).contains("Password")
+        }
         try await tmux.press("F2")
         try await tmux.waitFor(text: "Ada Love laceq")
         // F3 disables the form: drawn dim (SGR 2) in the captured escape sequences.
         try await tmux.press("F3")
-        var dimmed = false
-        for _ in 0..<100 where !dimmed {
-            let rows = try await tmux.captureWithEscapes()
-            dimmed = rows.contains { $0.contains("Wrap lines") && $0.contains("\u{1B}[2m") }
-            if !dimmed { try await Task.sleep(for: .milliseconds(50)) }
+        try await tmux.waitForEscapes("the disabled form drawn dim") { rows in
+            rows.contains { $0.contains("Wrap lines") && $0.contains("\u{1B}[2m") }
         }
-        #expect(dimmed, "the disabled form is drawn dim")
         // Pages turn from the page strip.
         try await tmux.press("S-Tab")
         try await tmux.press("Right")
@@ -52,8 +49,9 @@ extension WidgetsGalleryEndToEndTests {
         try await shell.tmux.waitFor(text: "Settings (built by FormFactory from JSON)")
         // The focused page title sits on the light theme's focus colour (0, 95, 175): palette entry
         // 25 on this 256-colour pane (the dark theme's is 81).
-        let rows = try await shell.tmux.captureWithEscapes()
-        #expect(rows.contains { $0.contains("48;5;25m") }, "no light-theme focus colour:\n\(rows.joined(separator: "\n"))")
+        let rows = try await shell.tmux.waitForEscapes("the light theme's focus colour") { rows in
+            rows.contains { $0.contains("48;5;25m") }
+        }
         #expect(!rows.contains { $0.contains("48;5;81m") })
     }
 }

@@ -186,6 +186,69 @@ final class Tmux: Sendable {
         }
     }
 
+    /// Polls the screen with its escape sequences (`captureWithEscapes`) every 50 ms until
+    /// `predicate` holds, and returns those rows; past `timeout` it records a failure and throws.
+    @discardableResult
+    func waitForEscapes(
+        _ what: @autoclosure () -> String,
+        timeout: Duration = .seconds(10),
+        sourceLocation: SourceLocation = #_sourceLocation,
+        _ predicate: ([String]) -> Bool
+    ) async throws -> [String] {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let rows = try await captureWithEscapes()
+            if predicate(rows) { return rows }
+            if ContinuousClock.now >= deadline {
+                try #require(Bool(false), Comment(rawValue: "Timed out after \(timeout) waiting for \(what()). The rows:\n\(rows.map(\.debugDescription).joined(separator: "\n"))"), sourceLocation: sourceLocation)
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    /// Waits until the screen holds still: two captures `interval` apart are the same. A test
+    /// that compares a whole screen with another uses it, as a frame can arrive in more than one
+    /// read.
+    @discardableResult
+    func waitUntilSettled(
+        interval: Duration = .milliseconds(150),
+        timeout: Duration = .seconds(10),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> Screen {
+        let deadline = ContinuousClock.now + timeout
+        var last = try await capture()
+        while true {
+            try await Task.sleep(for: interval)
+            let now = try await capture()
+            if now.lines == last.lines { return now }
+            if ContinuousClock.now >= deadline {
+                try #require(Bool(false), Comment(rawValue: "The screen kept changing for \(timeout). The last:\n\(now)"), sourceLocation: sourceLocation)
+            }
+            last = now
+        }
+    }
+
+    /// Polls the pane's modes every 50 ms until `predicate` holds, and returns them; past `timeout`
+    /// it records a failure at the caller and throws. Modes are set in bytes of their own, which
+    /// may arrive after the frame a test waited for.
+    @discardableResult
+    func waitForModes(
+        _ what: @autoclosure () -> String,
+        timeout: Duration = .seconds(10),
+        sourceLocation: SourceLocation = #_sourceLocation,
+        _ predicate: (PaneModes) -> Bool
+    ) async throws -> PaneModes {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let modes = try await self.modes()
+            if predicate(modes) { return modes }
+            if ContinuousClock.now >= deadline {
+                try #require(Bool(false), Comment(rawValue: "Timed out after \(timeout) waiting for \(what()). The modes: \(modes)"), sourceLocation: sourceLocation)
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
     /// Waits until `text` shows anywhere on the screen (or, with `scrollback`, above it).
     @discardableResult
     func waitFor(
