@@ -16,7 +16,7 @@ APPLETS := $(sort $(dir $(wildcard Applets/*/Package.swift)))
 # apt-get needs root: use sudo when we are not root and it exists.
 SUDO := $(shell if [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then echo sudo; fi)
 
-.PHONY: run build release test test-framework test-applets test-demo test-packaging bench bench-tabs bench-tabs-run clean deps test-deps
+.PHONY: run build release test test-framework test-applets test-demo test-packaging flaky bench bench-tabs bench-tabs-run clean deps test-deps
 
 run: build
 	$(BUILD)/debug/appletkit $(ARGS)
@@ -56,6 +56,14 @@ test-demo: deps test-deps
 test-packaging: deps test-deps
 	$(SWIFT) build --build-tests --package-path Demo $(SCRATCH)
 	$(SWIFT) test --skip-build --package-path Demo $(SCRATCH) --filter PackagingTests
+
+# Finds flaky tests before CI does: the suites that drive real terminals (the demo's end-to-end and
+# reliability suites, the framework's pseudo-terminal suites) RUNS times on one build, then every
+# test that failed at least once, with its messages. BUSY=1 keeps the other cores busy meanwhile;
+# CLEAN=1 builds from nothing first (in .build-flaky). See Scripts/flaky.sh.
+RUNS ?= 10
+flaky: deps test-deps
+	RUNS=$(RUNS) SWIFT=$(SWIFT) Scripts/flaky.sh
 
 # Release-build benchmarks (ordo-one/benchmark) printing figures; see Benchmarks/.
 # Each figure is printed beside a reference measured in the same run; a ratio over its budget
