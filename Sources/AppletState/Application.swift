@@ -285,8 +285,18 @@ open class Application: @unchecked Sendable {
 
     /// Where persistent kinds of state (`StoredState`, `SecureState`, `SyncState`) keep their
     /// files. Defaults to `StorageConfiguration.standard()`; set it before the first such access.
+    /// In a test process each store that does not choose gets a temporary folder of its own, so
+    /// tests running side by side never read each other's saved values (a host's last tab).
     public var storage: StorageConfiguration {
-        get { storageSettings.withLock { $0 ?? .standard() } }
+        get {
+            storageSettings.withLock { settings in
+                if let settings { return settings }
+                guard StorageConfiguration.isTestProcess else { return .standard() }
+                let own = StorageConfiguration.testStore()
+                settings = own
+                return own
+            }
+        }
         set { storageSettings.withLock { $0 = newValue } }
     }
 

@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -46,6 +47,15 @@ public struct StorageConfiguration: Hashable, Sendable {
         let name = ProcessInfo.processInfo.processName
         return name.hasSuffix(".xctest") || name == "xctest" || name == "swiftpm-testing-helper"
     }
+
+    /// A folder of its own under the test process's folder, for one store of a test.
+    static func testStore() -> StorageConfiguration {
+        let number = testStores.add(1, ordering: .relaxed).newValue
+        let shared = standard()
+        return StorageConfiguration(appID: shared.appID, directory: Path.join(shared.directory, "store-\(number)"))
+    }
+
+    private static let testStores = Atomic<Int>(0)
 
     /// One folder per test process, under the system's temporary folder.
     static let testProcessDirectory: String = {
