@@ -40,15 +40,41 @@ public enum AtomicFile {
         }
     }
 
+    /// A file over the size its reader accepts.
+    public struct TooLarge: Error, CustomStringConvertible, Sendable {
+        public let path: String
+        /// The most bytes the reader accepts.
+        public let limit: Int
+        public var description: String { "\(path) is larger than \(limit) bytes" }
+    }
+
     /// The file's bytes, or nil if it does not exist.
     public static func read(_ path: String) throws -> Data? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        try read(path, limit: .max)
+    }
+
+    /// The file's bytes, or nil if it does not exist; throws `TooLarge` past `limit` bytes (reading
+    /// stops there), and `Failure` for anything but a regular file (a FIFO or a device would block
+    /// or never end).
+    ///
+    /// ```swift
+    /// let text = try AtomicFile.read("keys.toml", limit: 1 << 20)
+    /// ```
+    public static func read(_ path: String, limit: Int) throws -> Data? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         if fd < 0 {
-            if errno == ENOENT { return nil }
+            if errno == ENOENT || errno == ENOTDIR { return nil }
             throw Failure(path: path, reason: String(cString: strerror(errno)))
         }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw Failure(path: path, reason: info.st_mode & S_IFMT == S_IFDIR ? "it is a folder, not a file" : "it is not a regular file")
+        }
+        if Int(info.st_size) > limit { throw TooLarge(path: path, limit: limit) }
         var data = Data()
+        data.reserveCapacity(Int(info.st_size))
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
@@ -57,6 +83,8 @@ public enum AtomicFile {
                 throw Failure(path: path, reason: String(cString: strerror(errno)))
             }
             if n == 0 { break }
+            // The file may grow while it is read.
+            if data.count + n > limit { throw TooLarge(path: path, limit: limit) }
             data.append(contentsOf: buffer[0..<n])
         }
         return data
@@ -80,6 +108,46 @@ public enum AtomicFile {
         guard written, synced else { throw Failure(path: path, reason: "cannot write (\(String(cString: strerror(errno))))") }
         guard rename(temporary, path) == 0 else { throw Failure(path: path, reason: "cannot replace the file (\(String(cString: strerror(errno))))") }
         ok = true
+        // The rename is an entry in the folder: synced too, so a power loss keeps the new file.
+        syncDirectory(directory)
+    }
+
+    /// Flushes a folder's entries (a rename or a new file in it) to disk; best effort.
+    public static func syncDirectory(_ directory: String) {
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        close(fd)
+    }
+
+    /// Whether `name` is one of the temporary files `write` makes (`.<name>.tmp-XXXXXX`).
+    static func isTemporaryName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        let marker = Array(".tmp-".utf8)
+        guard bytes.count > marker.count + 7, bytes[0] == UInt8(ascii: "."),
+              Array(bytes[(bytes.count - 11)..<(bytes.count - 6)]) == marker else { return false }
+        return true
+    }
+
+    /// Removes what interrupted writes left in `directory` (temporary files of `write` that were
+    /// never renamed: a process killed while saving); returns how many. Only regular files of
+    /// this user are removed, and nothing else in the folder is touched. Call it only when no
+    /// other process writes there.
+    ///
+    /// ```swift
+    /// AtomicFile.removeLeftovers(in: "/home/me/.local/state/app")   // .app.json.tmp-Ab12Cd, …
+    /// ```
+    @discardableResult
+    public static func removeLeftovers(in directory: String) -> Int {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return 0 }
+        var removed = 0
+        for name in names where isTemporaryName(name) {
+            let path = directory + "/" + name
+            var info = stat()
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid() else { continue }
+            if unlink(path) == 0 { removed += 1 }
+        }
+        return removed
     }
 
     /// Writes all of `data` to the open descriptor `fd`, again after an interrupted or partial

@@ -30,6 +30,19 @@ public enum ProcessEnvironment {
         return "/"
     }
 
+    /// The temporary folder: `TMPDIR` when it is an absolute path, else `/tmp`.
+    ///
+    /// ```swift
+    /// ProcessEnvironment.temporaryDirectory   // "/tmp"
+    /// ```
+    public static var temporaryDirectory: String {
+        if let value = getenv("TMPDIR") {
+            let folder = String(cString: value)
+            if folder.hasPrefix("/") { return folder.count > 1 && folder.hasSuffix("/") ? String(folder.dropLast()) : folder }
+        }
+        return "/tmp"
+    }
+
     /// The variables of a NULL-terminated `environ`-style array of `NAME=value` strings.
     static func dictionary(from entries: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> [String: String] {
         var result: [String: String] = [:]
