@@ -9,6 +9,11 @@ import Foundation
 #endif
 import Terminal
 internal import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `--record FILE` and `--replay FILE` for an `AppletApp`.
 ///
@@ -59,13 +64,16 @@ enum SessionReplayRunner {
     ///     them installed).
     static func replay(_ session: Session, install: @MainActor (Application) -> Any, tabs: @MainActor () -> [Tab], theme: Theme,
                        shell: HostShell, statusBar: AnyView?) async throws -> [String] {
-        // Where the recording started: its files, in a folder of its own.
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("appletkit-replay-\(UUID().uuidString)").path
+        let minimum = AppletHost.minimumSize
+        guard session.size.columns >= minimum.width, session.size.rows >= minimum.height else {
+            throw SessionError("\(session.file):1: the recorded terminal is \(session.size.columns)x\(session.size.rows), smaller than the \(minimum.width)x\(minimum.height) this app needs; the file is damaged or was not written by --record")
+        }
+        // Where the recording started: its files, in a private folder of its own (the names were
+        // checked to stay inside it when the file was read).
+        let folder = try makePrivateFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        for (relative, text) in session.files {
-            let path = FilePath(folder).appending(relative).string
-            try FileManager.default.createDirectory(atPath: FilePath(path).removingLastComponent().string, withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        for (relative, text) in session.files.sorted(by: { $0.key < $1.key }) {
+            try restore(text, as: relative, in: folder, session: session)
         }
         let application = Application()
         application.storage = StorageConfiguration(appID: session.app, directory: folder)
@@ -75,9 +83,7 @@ enum SessionReplayRunner {
             let tabs = tabs()
             var keymap = Keymap()
             if let text = session.keymap {
-                let path = FilePath(folder).appending("keys.toml").string
-                try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-                keymap = Keymap.load(path: path).keymap
+                keymap = Keymap.parse(text, file: "\(session.file) (its keymap)").keymap
             }
             let initial = session.tab.flatMap { tabs.index(named: $0) }
             let terminal = HeadlessTerminal(width: session.size.columns, height: session.size.rows)
@@ -107,12 +113,49 @@ enum SessionReplayRunner {
             _ = try await replay.run(feed: { value in
                 let event = try value.decode(Event.self)
                 switch event {
-                case .resize(let size): terminal.resize(width: size.width, height: size.height)
+                case .resize(let size):
+                    guard Session.Limits.dimension.contains(size.width), Session.Limits.dimension.contains(size.height) else {
+                        throw SessionError("\(session.file): a resize to \(size.width)x\(size.height) is not a size a terminal has (each side \(Session.Limits.dimension.lowerBound)–\(Session.Limits.dimension.upperBound)); the file is damaged or was not written by --record")
+                    }
+                    terminal.resize(width: size.width, height: size.height)
                 default: terminal.send(event)
                 }
             }, settle: settle)
             host.renderIfNeeded()
             return terminal.lines
         }
+    }
+
+    /// A new folder only this user can enter, in the temporary folder.
+    private static func makePrivateFolder() throws -> String {
+        var template = Array("\(ProcessEnvironment.temporaryDirectory)/appletkit-replay-XXXXXX".utf8CString)
+        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+            throw SessionError("cannot make a folder for the replay in \(ProcessEnvironment.temporaryDirectory): \(String(cString: strerror(errno)))")
+        }
+        return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
+    /// Writes a state file of the session at `relative` under `folder`: each folder on the way
+    /// made here (0700), the file new (0600), nothing followed through a link.
+    private static func restore(_ text: String, as relative: String, in folder: String, session: Session) throws {
+        guard Session.isContainedPath(relative) else {
+            throw SessionError("\(session.file):1: the header names a state file outside its folder")
+        }
+        let components = relative.split(separator: "/").map(String.init)
+        var path = folder
+        for component in components.dropLast() {
+            path += "/" + component
+            if mkdir(path, 0o700) != 0 && errno != EEXIST {
+                throw SessionError("\(session.file):1: cannot restore the state file \("\"\(LogText.escaped(relative))\""): \(String(cString: strerror(errno)))")
+            }
+        }
+        path += "/" + components.last!
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0, AtomicFile.writeAll(fd, Data(text.utf8)) else {
+            let reason = String(cString: strerror(errno))
+            if fd >= 0 { close(fd) }
+            throw SessionError("\(session.file):1: cannot restore the state file \("\"\(LogText.escaped(relative))\""): \(reason)")
+        }
+        close(fd)
     }
 }

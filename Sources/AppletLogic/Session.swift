@@ -67,9 +67,37 @@ public struct SessionEntry: Codable, Equatable, Sendable {
 }
 
 /// A session file read back: its header and entries.
+///
+/// A session file is a bug report: it comes from someone else, so everything in it is checked
+/// before it is used. The file is at most `Limits.fileBytes`; the terminal size is one a terminal
+/// can have; the state files it carries are at most `Limits.files`, each at most `Limits.fileText`,
+/// under names that stay inside the folder they are restored to (`isContainedPath`). Reading is
+/// linear in the file's size, and a file that breaks a rule is refused with its line and the rule.
+///
+/// ```swift
+/// let session = try Session(contentsOf: "bug.session")   // SessionError: "bug.session:1: …"
+/// ```
 public struct Session: Sendable {
     public static let formatVersion = 1
 
+    /// What a session file may hold.
+    public enum Limits {
+        /// The whole file.
+        public static let fileBytes = 64 << 20
+        /// The terminal's columns and rows (at least 1 each).
+        public static let dimension = 1 ... 4_096
+        /// The state files in the header.
+        public static let files = 10_000
+        /// Each state file's text, and the keymap's.
+        public static let fileText = 1 << 20
+        /// A state file's relative path, and each of its components.
+        public static let pathBytes = 1_024
+        public static let componentBytes = 255
+        public static let pathDepth = 32
+    }
+
+    /// Where it was read from (for messages).
+    public var file: String
     public var app: String
     public var size: ScreenSize
     /// The state folder's files at the start (relative path → text).
@@ -80,35 +108,106 @@ public struct Session: Sendable {
     public var tab: String?
     public var entries: [SessionEntry]
 
-    /// Reads a session file; throws with the line number when a line is not what `--record` writes.
+    /// Reads a session file; throws with the line number when a line is not what `--record` writes
+    /// or breaks one of the `Limits`.
     public init(contentsOf path: String) throws {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw SessionError("cannot read \(path): \(String(cString: strerror(errno)))")
+        let data: Data
+        do {
+            guard let read = try AtomicFile.read(path, limit: Limits.fileBytes) else {
+                throw SessionError("cannot read \(path): \(String(cString: strerror(ENOENT)))")
+            }
+            data = read
+        } catch let failure as AtomicFile.Failure {
+            throw SessionError("cannot read \(failure)")
+        } catch let tooLarge as AtomicFile.TooLarge {
+            throw SessionError("\(path) is over \(tooLarge.limit >> 20) MiB, more than a session file may be; record a shorter session")
         }
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true)
-        guard let first = lines.first else { throw SessionError("\(path) is empty: it is not a recorded session") }
+        try self.init(data: data, file: path)
+    }
+
+    /// Parses a session file's bytes; `file` names it in errors.
+    public init(data: Data, file: String) throws {
+        guard data.count <= Limits.fileBytes else {
+            throw SessionError("\(file) is over \(Limits.fileBytes >> 20) MiB, more than a session file may be; record a shorter session")
+        }
         let decoder = JSONDecoder()
         var entries: [SessionEntry] = []
-        for (index, line) in lines.enumerated() {
+        var lineNumber = 0
+        var lineStart = data.startIndex
+        // One pass over the bytes, one decode per line: linear in the file's size.
+        while lineStart < data.endIndex {
+            let lineEnd = data[lineStart...].firstIndex(of: 0x0A) ?? data.endIndex
+            lineNumber += 1
+            let line = data[lineStart..<lineEnd]
+            lineStart = lineEnd < data.endIndex ? data.index(after: lineEnd) : lineEnd
+            if line.isEmpty { continue }
             do {
-                entries.append(try decoder.decode(SessionEntry.self, from: Data(line.utf8)))
+                entries.append(try decoder.decode(SessionEntry.self, from: line))
             } catch {
-                throw SessionError("\(path):\(index + 1): not a session entry (\(error))")
+                throw SessionError("\(file):\(lineNumber): not a session entry (\(Self.describe(error)))")
             }
         }
-        _ = first
+        guard !entries.isEmpty else { throw SessionError("\(file) is empty: it is not a recorded session") }
         guard let header = entries.first, header.kind == .header, let app = header.app, let size = header.size else {
-            throw SessionError("\(path):1: the first line is not a session header; was this file written by --record?")
+            throw SessionError("\(file):1: the first line is not a session header; was this file written by --record?")
         }
         guard header.version == Session.formatVersion else {
-            throw SessionError("\(path):1: session format \(header.version ?? 0), this build reads \(Session.formatVersion)")
+            throw SessionError("\(file):1: session format \(header.version ?? 0), this build reads \(Session.formatVersion)")
         }
+        guard Limits.dimension.contains(size.columns), Limits.dimension.contains(size.rows) else {
+            throw SessionError("\(file):1: the recorded terminal size \(size.columns)x\(size.rows) is not one a terminal has (each side \(Limits.dimension.lowerBound)–\(Limits.dimension.upperBound)); the file is damaged or was not written by --record")
+        }
+        let files = header.files ?? [:]
+        guard files.count <= Limits.files else {
+            throw SessionError("\(file):1: the header carries \(files.count) state files, more than the \(Limits.files) a session may")
+        }
+        for (name, text) in files.sorted(by: { $0.key < $1.key }) {
+            guard Self.isContainedPath(name) else {
+                throw SessionError("\(file):1: the header names a state file \"\(LogText.escaped(name.count > 80 ? String(name.prefix(80)) + "…" : name))\" outside its folder; a session may only carry files by plain relative names (no \"..\", no leading \"/\")")
+            }
+            guard text.utf8.count <= Limits.fileText else {
+                throw SessionError("\(file):1: the state file \"\(LogText.escaped(name.count > 80 ? String(name.prefix(80)) + "…" : name))\" is over \(Limits.fileText >> 20) MiB, more than a session carries")
+            }
+        }
+        if let keymap = header.keymap, keymap.utf8.count > Limits.fileText {
+            throw SessionError("\(file):1: the keymap is over \(Limits.fileText >> 20) MiB, more than a session carries")
+        }
+        self.file = file
         self.app = app
         self.size = size
-        self.files = header.files ?? [:]
+        self.files = files
         self.keymap = header.keymap
         self.tab = header.tab
         self.entries = Array(entries.dropFirst())
+    }
+
+    /// Whether `path` names a file inside a folder it is appended to: relative, non-empty, with
+    /// no empty, `.` or `..` component, no NUL, and within `Limits`' lengths and depth.
+    ///
+    /// ```swift
+    /// Session.isContainedPath("files/notes.json")   // true
+    /// Session.isContainedPath("../../.bashrc")      // false
+    /// ```
+    public static func isContainedPath(_ path: String) -> Bool {
+        let bytes = Array(path.utf8)
+        guard !bytes.isEmpty, bytes.count <= Limits.pathBytes, bytes.first != UInt8(ascii: "/"), !bytes.contains(0) else { return false }
+        let components = bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        guard components.count <= Limits.pathDepth else { return false }
+        return components.allSatisfy { component in
+            !component.isEmpty && component.count <= Limits.componentBytes
+                && !component.elementsEqual(".".utf8) && !component.elementsEqual("..".utf8)
+        }
+    }
+
+    /// A decoding error in one line, without the coding path's noise.
+    private static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted(let context): return context.debugDescription
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            return (context.codingPath.map(\.stringValue).joined(separator: ".") + ": " + context.debugDescription)
+        case DecodingError.keyNotFound(let key, _): return "no \"\(key.stringValue)\""
+        default: return "\(error)"
+        }
     }
 }
 
@@ -170,10 +269,13 @@ public final class SessionRecorder: Sendable {
     /// flush), once the terminal's size is known.
     public init(path: String, app: String, files: [String: String] = [:], keymap: String? = nil, tab: String? = nil) throws {
         self.path = path
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        // What was typed is in it: private to the user, like the state it came from, and never
+        // written through a link put in its place.
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0o600)
         guard fd >= 0 else {
             throw SessionError("cannot write the session file \(path): \(String(cString: strerror(errno)))")
         }
+        _ = fchmod(fd, 0o600)
         var header = SessionEntry(kind: .header)
         header.n = 1
         header.app = app

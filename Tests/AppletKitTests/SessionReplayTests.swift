@@ -167,4 +167,112 @@ struct SessionReplayTests {
         try Data("garbage".utf8).write(to: URL(fileURLWithPath: path))
         do { _ = try Session(contentsOf: path) } catch { #expect("\(error)".contains(":1: not a session entry")) }
     }
+
+    // MARK: A session file from someone else
+
+    /// A header line as `--record` writes it, with `fields` laid over it.
+    static func header(_ fields: String = "") -> String {
+        #"{"kind":"header","n":1,"app":"applet-test","version":1,"size":{"columns":60,"rows":12}"# + fields + "}"
+    }
+
+    static func refusal(_ text: String) -> String? {
+        do {
+            _ = try Session(data: Data(text.utf8), file: "bug.session")
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test(arguments: ["../../escaped.json", "/etc/passwd", "a/../../b", "a//b", "./a", "a/.", "..", "", "a\u{0}b",
+                      String(repeating: "x/", count: 40) + "f"])
+    func aStateFileNamedOutsideItsFolderIsRefused(_ name: String) throws {
+        let encoded = String(decoding: try JSONEncoder().encode([name: "{}"]), as: UTF8.self)
+        let message = try #require(Self.refusal(Self.header(",\"files\":\(encoded)") + "\n"))
+        #expect(message.hasPrefix("bug.session:1: the header names a state file"), "\(message)")
+        #expect(!message.contains("\u{0}"))
+    }
+
+    @Test func namesInsideTheFolderAreAccepted() {
+        for name in ["app.json", "files/notes.json", "sync/Feature.id.json", ".hidden", "a..b", "...", "é/日本.json"] {
+            #expect(Session.isContainedPath(name), "\(name)")
+        }
+        #expect(!Session.isContainedPath(String(repeating: "x", count: 256)))
+    }
+
+    @Test(arguments: [(100_000, 100_000), (-5, -5), (0, 24), (80, 0), (5_000, 10)])
+    func aTerminalSizeNoTerminalHasIsTheFilesFault(columns: Int, rows: Int) throws {
+        let text = #"{"kind":"header","n":1,"app":"applet-test","version":1,"size":{"columns":\#(columns),"rows":\#(rows)}}"# + "\n"
+        let message = try #require(Self.refusal(text))
+        #expect(message.contains("bug.session:1: the recorded terminal size \(columns)x\(rows) is not one a terminal has"), "\(message)")
+    }
+
+    @Test func aSizeBelowTheAppsMinimumIsTheFilesFaultToo() async throws {
+        let session = try Session(data: Data((#"{"kind":"header","n":1,"app":"applet-test","version":1,"size":{"columns":10,"rows":3}}"# + "\n").utf8),
+                                  file: "small.session")
+        await #expect {
+            _ = try await SessionReplayRunner.replay(session, install: { _ in () }, tabs: { [Tab(DiceApplet())] },
+                                                     theme: .dark, shell: .tabBar, statusBar: nil)
+        } throws: { error in
+            "\(error)".hasPrefix("small.session:1: the recorded terminal is 10x3, smaller than the 20x5 this app needs")
+        }
+    }
+
+    @Test func aResizeToNoTerminalsSizeIsRefusedNotAllocated() async throws {
+        let text = Self.header() + "\n" + #"{"kind":"input","n":2,"at":0.1,"value":{"resize":{"_0":{"width":100000,"height":100000}}}}"# + "\n"
+        let session = try Session(data: Data(text.utf8), file: "resize.session")
+        await #expect {
+            _ = try await SessionReplayRunner.replay(session, install: { _ in () }, tabs: { [Tab(DiceApplet())] },
+                                                     theme: .dark, shell: .tabBar, statusBar: nil)
+        } throws: { error in
+            "\(error)".contains("resize.session: a resize to 100000x100000 is not a size a terminal has")
+        }
+    }
+
+    @Test func tooManyOrTooLargeStateFilesAreRefused() throws {
+        let many = Dictionary(uniqueKeysWithValues: (0...Session.Limits.files).map { ("f\($0).json", "{}") })
+        let manyJSON = String(decoding: try JSONEncoder().encode(many), as: UTF8.self)
+        #expect(Self.refusal(Self.header(",\"files\":\(manyJSON)") + "\n")?.contains("10001 state files") == true)
+        let big = String(decoding: try JSONEncoder().encode(["big.json": String(repeating: "x", count: Session.Limits.fileText + 1)]), as: UTF8.self)
+        #expect(Self.refusal(Self.header(",\"files\":\(big)") + "\n")?.contains("\"big.json\" is over 1 MiB") == true)
+        let keymap = String(decoding: try JSONEncoder().encode(String(repeating: "#", count: Session.Limits.fileText + 1)), as: UTF8.self)
+        #expect(Self.refusal(Self.header(",\"keymap\":\(keymap)") + "\n")?.contains("the keymap is over 1 MiB") == true)
+    }
+
+    @Test func aSessionFileOverTheLimitIsNotRead() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("huge-\(UUID().uuidString).session").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let fd = open(path, O_WRONLY | O_CREAT, 0o600)
+        #expect(ftruncate(fd, off_t(Session.Limits.fileBytes + 1)) == 0)
+        close(fd)
+        #expect(throws: SessionError.self) { try Session(contentsOf: path) }
+        do { _ = try Session(contentsOf: path) } catch { #expect("\(error)".contains("is over 64 MiB, more than a session file may be")) }
+    }
+
+    @Test func aReplayRestoresItsFilesInAPrivateFolderAndNothingElsewhere() async throws {
+        // A recorded session whose state file names a folder: restored under the replay's folder.
+        let text = Self.header(#","files":{"files/ReplayTests.note.json":"[1]\n","applet-test.json":"{\"ReplayTests.rolls\": [4, 2]}"}"#) + "\n"
+        let session = try Session(data: Data(text.utf8), file: "files.session")
+        let lines = try await SessionReplayRunner.replay(session, install: { _ in () }, tabs: { [Tab(DiceApplet())] },
+                                                         theme: .dark, shell: .tabBar, statusBar: nil)
+        #expect(lines.joined(separator: "\n").contains("Rolls: 4 2"), "\(lines.joined(separator: "\n"))")
+    }
+
+    @Test func aRecordingIsPrivateEvenUnderAnOpenUmask() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("private-\(UUID().uuidString).session").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data("old".utf8).write(to: URL(fileURLWithPath: path))
+        chmod(path, 0o644)
+        let old = umask(0)
+        defer { umask(old) }
+        let recorder = try SessionRecorder(path: path, app: "applet-test")
+        recorder.close()
+        var info = stat()
+        #expect(stat(path, &info) == 0 && info.st_mode & 0o777 == 0o600)
+        // Not through a link put in its place.
+        let link = path + ".link"
+        defer { try? FileManager.default.removeItem(atPath: link) }
+        #expect(symlink(path, link) == 0)
+        #expect(throws: SessionError.self) { try SessionRecorder(path: link, app: "applet-test") }
+    }
 }
