@@ -25,9 +25,15 @@ internal import SystemPackage
 /// ```
 ///
 /// Invariants: loading never throws and never loses the defaults: a file that is missing is an
-/// empty keymap with no issue, a file that cannot be parsed is an empty keymap with one issue, and
-/// a bad entry is skipped with an issue naming its line.
+/// empty keymap with no issue, a file that cannot be parsed (or is over `maximumFileBytes`) is an
+/// empty keymap with one issue, and a bad entry is skipped with an issue naming its line. Reading
+/// and checking are linear in the file's size: a keymap may come from someone else.
 public struct Keymap: Sendable, Equatable {
+    /// The largest keymap file read: hundreds of times what rebinding every command takes.
+    public static let maximumFileBytes = 1 << 20
+    /// How many unknown ids get a "did you mean" (each costs a comparison with every command).
+    static let suggestionLimit = 20
+
     /// Keys by command id; an empty list unbinds the command.
     public var bindings: [String: [KeySequence]]
     /// The file it was read from, for messages (nil when made in code).
@@ -55,9 +61,16 @@ public struct Keymap: Sendable, Equatable {
 
     /// Reads the keymap at `path`. A missing file is no keymap and no issue.
     public static func load(path: String) -> (keymap: Keymap, issues: [KeymapIssue]) {
-        guard FileManager.default.fileExists(atPath: path) else { return (Keymap(), []) }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return (Keymap(), [KeymapIssue(file: path, message: "cannot be read; check its permissions. The default keys apply.")])
+        let data: Data
+        do {
+            guard let read = try AtomicFile.read(path, limit: maximumFileBytes) else { return (Keymap(), []) }
+            data = read
+        } catch is AtomicFile.TooLarge {
+            return (Keymap(), [KeymapIssue(file: path, message: "is over \(maximumFileBytes >> 20) MiB, far more than a keymap needs; is it the right file? The default keys apply.")])
+        } catch let failure as AtomicFile.Failure {
+            return (Keymap(), [KeymapIssue(file: path, message: "cannot be read (\(failure.reason)); check it and its permissions. The default keys apply.")])
+        } catch {
+            return (Keymap(), [KeymapIssue(file: path, message: "cannot be read (\(error)). The default keys apply.")])
         }
         guard let text = String(data: data, encoding: .utf8) else {
             return (Keymap(), [KeymapIssue(file: path, message: "is not UTF-8 text; save it as UTF-8. The default keys apply.")])
@@ -78,16 +91,16 @@ public struct Keymap: Sendable, Equatable {
             return (Keymap(), [KeymapIssue(file: file, message: "is not valid TOML (\(error)); the default keys apply.")])
         }
 
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let lines = assignmentLines(text)
         var keymap = Keymap()
         var issues: [KeymapIssue] = []
         for name in table.keys.sorted() where name != "keys" {
-            issues.append(KeymapIssue(file: file, line: lineOf(name, in: lines),
+            issues.append(KeymapIssue(file: file, line: lines[name],
                                       message: "\"\(name)\" is not a section of a keymap; put bindings under [keys]"))
         }
         guard let keysValue = table["keys"] else { return (keymap, issues) }
         guard let keys = keysValue.table else {
-            return (keymap, issues + [KeymapIssue(file: file, line: lineOf("keys", in: lines),
+            return (keymap, issues + [KeymapIssue(file: file, line: lines["keys"],
                                                   message: "keys must be a table: write [keys] and then \"command.id\" = \"key\" lines")])
         }
         keymap.file = file
@@ -96,17 +109,26 @@ public struct Keymap: Sendable, Equatable {
     }
 
     /// The entries that name no command the app has, as issues (a typo, or an applet not loaded).
+    /// The first `suggestionLimit` get the likely id they meant.
     public func unknownIDs(known: Set<String>, file: String? = nil) -> [KeymapIssue] {
-        bindings.keys.filter { !known.contains($0) }.sorted().map { id in
-            let hint = Self.nearest(to: id, in: known).map { "; did you mean \"\($0)\"?" } ?? "; `keys` lists every command id"
-            return KeymapIssue(file: file ?? self.file ?? "keymap", line: lines[id], message: "no command has the id \"\(id)\"\(hint)")
+        let sorted = known.sorted()
+        return bindings.keys.filter { !known.contains($0) }.sorted().enumerated().map { index, id in
+            let guess = index < Self.suggestionLimit ? Self.nearest(to: id, in: sorted) : nil
+            let hint = guess.map { "; did you mean \"\($0)\"?" } ?? "; `keys` lists every command id"
+            return KeymapIssue(file: file ?? self.file ?? "keymap", line: lines[id],
+                               message: "no command has the id \"\(LogText.escaped(id))\"\(hint)")
         }
     }
 
     /// The known id a mistyped one most likely meant: the same last part in another owner
     /// (`note.delete` → `notes.delete`), else the closest by edits, if at most 3 away.
     static func nearest(to id: String, in known: Set<String>) -> String? {
-        let sorted = known.sorted()
+        nearest(to: id, in: known.sorted())
+    }
+
+    static func nearest(to id: String, in sorted: [String]) -> String? {
+        // Ids longer than any command's are typos of none; the edit distance is quadratic in length.
+        guard id.utf8.count <= 256 else { return nil }
         let name = id.split(separator: ".").last.map(String.init) ?? id
         if let sameName = sorted.first(where: { $0.hasSuffix("." + name) }) { return sameName }
         let scored = sorted.map { ($0, editDistance(Array(id), Array($0))) }
@@ -131,11 +153,11 @@ public struct Keymap: Sendable, Equatable {
     // `host.quit = "q"` without quotes is a dotted key, which TOML reads as nested tables: both
     // spellings are accepted by flattening tables back into dotted ids.
     private static func collect(_ table: TOMLTable, prefix: String, into keymap: inout Keymap,
-                                issues: inout [KeymapIssue], lines: [String], file: String) {
+                                issues: inout [KeymapIssue], lines: [String: Int], file: String) {
         for name in table.keys.sorted() {
             let id = prefix + name
             guard let value = table[name] else { continue }
-            let line = lineOf(id, in: lines) ?? lineOf(name, in: lines)
+            let line = lines[id] ?? lines[name]
             if let line { keymap.lines[id] = line }
             if let nested = value.table {
                 collect(nested, prefix: id + ".", into: &keymap, issues: &issues, lines: lines, file: file)
@@ -174,18 +196,29 @@ public struct Keymap: Sendable, Equatable {
                     message: "\"\(spec)\" (for \"\(id)\") is not a key; write keys like \"ctrl-d\", \"alt-x\", \"f5\", \"shift-tab\" or a chord \"g g\"")
     }
 
-    /// The first line that assigns `name` (quoted or bare), for issue messages.
-    private static func lineOf(_ name: String, in lines: [String]) -> Int? {
-        for (index, raw) in lines.enumerated() {
-            // Only the start matters: every test below is a prefix (or emptiness).
-            let line = raw.drop { $0 == " " || $0 == "\t" }
-            if line.hasPrefix("#") { continue }
-            for spelling in ["\"\(name)\"", "'\(name)'", name] where line.hasPrefix(spelling) || line.hasPrefix("[\(spelling)]") {
-                let rest = line.dropFirst(line.hasPrefix("[") ? spelling.count + 2 : spelling.count)
-                    .drop { $0 == " " || $0 == "\t" }
-                if rest.hasPrefix("=") || rest.isEmpty || line.hasPrefix("[") { return index + 1 }
+    /// The first line that assigns each name (quoted or bare, `name = …` or `[name]`), for issue
+    /// messages: one pass over the text.
+    static func assignmentLines(_ text: String) -> [String: Int] {
+        var lines: [String: Int] = [:]
+        var number = 0
+        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            number += 1
+            var line = raw.drop { $0 == " " || $0 == "\t" }
+            if line.hasPrefix("#") || line.isEmpty { continue }
+            if line.hasPrefix("[") {
+                line = line.dropFirst().drop { $0 == " " || $0 == "\t" }
+            }
+            let name: Substring
+            if let quote = line.first, quote == "\"" || quote == "'" {
+                guard let end = line.dropFirst().firstIndex(of: quote) else { continue }
+                name = line[line.index(after: line.startIndex)..<end]
+            } else {
+                name = line.prefix { $0 != "=" && $0 != "]" && $0 != " " && $0 != "\t" }
+            }
+            if !name.isEmpty, lines[String(name)] == nil {
+                lines[String(name)] = number
             }
         }
-        return nil
+        return lines
     }
 }

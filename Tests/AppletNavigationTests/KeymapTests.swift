@@ -1,4 +1,4 @@
-import AppletNavigation
+@testable import AppletNavigation
 import Foundation
 import Testing
 
@@ -101,5 +101,56 @@ struct KeymapTests {
         #expect(issues.isEmpty)
         let unknown = keymap.unknownIDs(known: ["host.quit", "notes.save"])
         #expect(unknown.map(\.description) == ["/home/me/keys.toml:4: no command has the id \"notes.sav\"; did you mean \"notes.save\"?"])
+    }
+
+    @Test("A keymap over the size limit is one issue and no bindings, whatever it holds")
+    func tooLarge() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("keymap-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("keys.toml").path
+        var text = "[keys]\n"
+        while text.utf8.count <= Keymap.maximumFileBytes { text += "\"host.quit\" = \"ctrl-q\"\n" }
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let (keymap, issues) = Keymap.load(path: path)
+        #expect(keymap == Keymap())
+        #expect(issues.map(\.description) == ["\(path): is over 1 MiB, far more than a keymap needs; is it the right file? The default keys apply."])
+        // Not a regular file: refused without waiting for a writer.
+        let fifo = dir.appendingPathComponent("fifo.toml").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let refused = Keymap.load(path: fifo)
+        #expect(refused.keymap == Keymap() && refused.issues.first?.message.contains("not a regular file") == true)
+    }
+
+    @Test("Thousands of entries: every line found in one pass, hints for the first few unknown ids only")
+    func manyEntries() {
+        let count = 20_000
+        var text = "# many\n[keys]\n"
+        for index in 0..<count { text += "\"unknown.id\(index)\" = \"ctrl-\(index % 2 == 0 ? "a" : "b")\"\n" }
+        text += "host.quit = \"q\"\n"
+        let (keymap, issues) = Keymap.parse(text, file: "keys.toml")
+        #expect(issues.isEmpty)
+        #expect(keymap.bindings.count == count + 1)
+        #expect(keymap.lines["unknown.id0"] == 3 && keymap.lines["unknown.id19999"] == count + 2 && keymap.lines["host.quit"] == count + 3)
+        let unknown = keymap.unknownIDs(known: ["host.quit", "unknown.id"])
+        #expect(unknown.count == count)
+        // "unknown.id0" is one edit from "unknown.id": the first gets the hint, and at most the
+        // first `suggestionLimit` are compared with every command.
+        #expect(unknown.first?.message == "no command has the id \"unknown.id0\"; did you mean \"unknown.id\"?")
+        #expect(unknown.filter { $0.message.contains("did you mean") }.count <= Keymap.suggestionLimit)
+        #expect(unknown.dropFirst(Keymap.suggestionLimit).allSatisfy { $0.message.hasSuffix("`keys` lists every command id") })
+    }
+
+    @Test("An id with control characters is shown escaped")
+    func controlCharactersInIDs() {
+        let keymap = Keymap(bindings: ["evil\u{1B}[2J": []])
+        let issues = keymap.unknownIDs(known: ["host.quit"])
+        #expect(issues.map(\.message) == ["no command has the id \"evil\\e[2J\"; `keys` lists every command id"])
+    }
+
+    @Test("Lines of quoted, bare, dotted and table keys are found as before")
+    func assignmentLines() {
+        let lines = Keymap.assignmentLines("# c\n[keys]\n  \"a.b\" = \"x\"\n'c' = \"y\"\nd.e = \"z\"\n[ \"sub\" ]\n\"a.b\" = \"again\"\n")
+        #expect(lines == ["keys": 2, "a.b": 3, "c": 4, "d.e": 5, "sub": 6])
     }
 }
