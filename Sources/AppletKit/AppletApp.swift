@@ -36,7 +36,8 @@ internal import SystemPackage
 ///
 /// Exit statuses: 0 after `q`; 130 after `Ctrl-C`; 128+n after SIGTERM, SIGHUP or SIGINT; 1 when
 /// there is no usable terminal (stdin or stdout not a tty, `TERM` unset, `dumb` or unknown, a
-/// terminal smaller than `AppletHost.minimumSize`) or the app throws; 2 for an unknown `--tab`;
+/// terminal smaller than `AppletHost.minimumSize`), the app throws, or a change could not be saved
+/// (a line names it and where a copy was written); 2 for an unknown `--tab`;
 /// 64 for a bad option (with its usage). Each failure is one line on stderr, prefixed by `id`;
 /// the terminal is always given back as it was and pending state is saved. Nothing else prints:
 /// the log goes to `<state dir>/<id>.log`, and a crash while the UI is up restores the terminal,
@@ -252,10 +253,13 @@ public struct AppletAppCommand<App: AppletApp>: AsyncParsableCommand {
         Self.finish(status)
     }
 
-    /// Saves what is pending and ends the process with `status` (atexit handlers run too).
+    /// Saves what is pending and ends the process with `status` (atexit handlers run too). What
+    /// cannot be saved is named on stderr, with where a copy went, and a quit that would have
+    /// been 0 is 1: a shell (or a person) never takes a lost change for success.
     static func finish(_ status: Int32) -> Never {
-        Application.shared.flush()
-        endProcess(status)
+        let unsaved = Application.shared.saveBeforeExit()
+        for change in unsaved { report("\(change)") }
+        endProcess(unsaved.isEmpty || status != 0 ? status : 1)
     }
 
     /// Everything from storage to the last frame; returns the exit status.
@@ -377,9 +381,10 @@ public struct AppletAppCommand<App: AppletApp>: AsyncParsableCommand {
         return 1
     }
 
-    /// One line on stderr, prefixed by the app's id.
+    /// One line on stderr, prefixed by the app's id. Messages can carry text from files (names,
+    /// ids, values): control characters are escaped, so none reaches the terminal as a command.
     static func report(_ message: String) {
-        _ = AtomicFile.writeAll(STDERR_FILENO, Data("\(App.id): \(message)\n".utf8))
+        _ = AtomicFile.writeAll(STDERR_FILENO, Data("\(App.id): \(LogText.escaped(message))\n".utf8))
     }
 
     static func absolute(_ path: String) -> String {

@@ -312,6 +312,22 @@ open class Application: @unchecked Sendable {
         for work in flushers.withLock({ $0 }) { work() }
     }
 
+    /// Writes every pending change, then returns what still could not be saved (a full disk, a
+    /// read-only or locked folder), having written a copy of each such value beside its file or in
+    /// the temporary folder. An app ends with it: an empty result means everything is on disk.
+    ///
+    /// ```swift
+    /// let unsaved = Application.shared.saveBeforeExit()
+    /// unsaved.forEach { print("myapp: \($0)") }   // then exit non-zero if any
+    /// ```
+    public func saveBeforeExit() -> [UnsavedChange] {
+        flush()
+        guard let engine = existingPersistence else { return [] }
+        let changes = engine.unsaved(writingCopies: true)
+        if !changes.isEmpty { ExitFlush.markReported(engine) }
+        return changes
+    }
+
     // MARK: Problems to show the user
 
     /// Problems with stored state the user should hear about once (a corrupt file moved aside,

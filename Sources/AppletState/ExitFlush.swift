@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -30,6 +35,8 @@ enum ExitFlush {
     private struct Registry {
         var engines: [WeakEngine] = []
         var installed = false
+        /// Engines whose unsaved changes the program has reported itself (`saveBeforeExit`).
+        var reported: Set<ObjectIdentifier> = []
     }
 
     private static let registry = Mutex(Registry())
@@ -45,9 +52,28 @@ enum ExitFlush {
         if install { atexit { ExitFlush.flushAll() } }
     }
 
-    /// Writes the pending changes of every engine still alive. Runs in the `atexit` handler.
+    /// Records that the program has reported `engine`'s unsaved changes itself.
+    static func markReported(_ engine: Persistence) {
+        _ = registry.withLock { $0.reported.insert(ObjectIdentifier(engine)) }
+    }
+
+    /// Writes the pending changes of every engine still alive. Runs in the `atexit` handler. What
+    /// still cannot be saved is copied elsewhere and named on stderr (unless the program reported
+    /// it already), so even a program that never asks is not silent about a lost change.
     static func flushAll() {
-        let engines = registry.withLock { $0.engines.compactMap(\.engine) }
+        let (engines, reported) = registry.withLock { ($0.engines.compactMap(\.engine), $0.reported) }
         for engine in engines { engine.writePending() }
+        for engine in engines where !reported.contains(ObjectIdentifier(engine)) {
+            for change in engine.unsaved(writingCopies: true) {
+                let line = "\(programName): \(change)\n"
+                _ = AtomicFile.writeAll(STDERR_FILENO, Data(line.utf8))
+            }
+        }
+    }
+
+    /// The program's name, as messages on stderr start.
+    private static var programName: String {
+        let path = CommandLine.arguments.first ?? "app"
+        return path.split(separator: "/").last.map(String.init) ?? path
     }
 }

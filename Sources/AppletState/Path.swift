@@ -21,6 +21,11 @@ enum Path {
     /// The last component, empty for `/` or an empty path.
     static func name(of path: String) -> String { FilePath(path).lastComponent?.string ?? "" }
 
+    /// Whether `path` is `folder` or below it, component by component (`/a/bc` is not inside `/a/b`).
+    static func isInside(_ path: String, _ folder: String) -> Bool {
+        FilePath(path).lexicallyNormalized().starts(with: FilePath(folder).lexicallyNormalized())
+    }
+
     /// `~` and `~/…` under the user's home folder (`HOME`, else the password database's); any
     /// other path, `~user` included, as it is.
     static func expandingTilde(_ path: String) -> String {

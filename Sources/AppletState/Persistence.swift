@@ -173,6 +173,14 @@ final class Persistence: StateStorage {
         var secureFolderRefused = false
         /// `close()` was called: nothing is written any more.
         var closed = false
+        /// The state folder's lock (`StateFolderLock`), taken at the first load or write.
+        var lock: StateFolderLock.Outcome?
+        /// Keys of the store file changed since its last successful write.
+        var storeUnsaved: Set<String> = []
+        /// Why the last write of each path failed (for what is reported at exit).
+        var failures: [String: String] = [:]
+        /// Secrets (path → key) whose last write or removal failed.
+        var unsavedSecrets: [String: String] = [:]
     }
     private let disk = Mutex(Disk())
 
@@ -231,6 +239,37 @@ final class Persistence: StateStorage {
         }
     }
 
+    // MARK: The folder's lock
+
+    /// Takes the state folder's lock on first use; on success removes what interrupted writes left
+    /// there (nobody else writes there now), and when another process holds it reports that once.
+    private func ensureLock(_ disk: inout Disk) -> [StoreIssue] {
+        guard disk.lock == nil else { return [] }
+        let directory = configuration.directory
+        let outcome = StateFolderLock.acquire(directory: directory, appID: configuration.appID)
+        disk.lock = outcome
+        switch outcome {
+        case .acquired:
+            var removed = 0
+            for folder in [directory, filesFolder, secureFolder] { removed += AtomicFile.removeLeftovers(in: folder) }
+            if removed > 0 {
+                StateLog.logger.notice("removed \(removed) temporary files of interrupted saves", metadata: ["folder": "\(directory)"])
+            }
+            return []
+        case .heldByAnother(let pid):
+            return [StoreIssue("Another \(configuration.appID)\(pid.map { " (pid \($0))" } ?? "") is using the state folder \(directory). This one keeps its changes in memory only, so neither overwrites the other — quit the other one, or give this one another --state-dir.", path: directory)]
+        case .unavailable:
+            return []
+        }
+    }
+
+    /// Why this process may not write `path` now, if it may not: another process holds the
+    /// folder's lock and `path` is in it.
+    private func lockedOut(_ path: String, disk: inout Disk) -> String? {
+        guard case .heldByAnother(let pid) = disk.lock, Path.isInside(path, configuration.directory) else { return nil }
+        return "another \(configuration.appID)\(pid.map { " (pid \($0))" } ?? "") is using \(configuration.directory)"
+    }
+
     // MARK: Coalesced writes
 
     /// Queues `entry` for the next write, scheduling that write if none is pending.
@@ -254,16 +293,16 @@ final class Persistence: StateStorage {
     /// Writes every pending change now (the scheduled write, and `Application.shared.flush()`).
     func writePending() {
         let issues = disk.withLock { disk -> [StoreIssue] in
+            var issues = ensureLock(&disk)
             var batch = pending.withLock { pending -> [ObjectIdentifier: Dirty] in
                 let batch = pending.dirty
                 pending.dirty = [:]
                 pending.scheduled = false
                 return batch
             }
-            if disk.closed { return [] }
+            if disk.closed { return issues }
             batch.merge(disk.retry) { current, _ in current }
             disk.retry = [:]
-            var issues: [StoreIssue] = []
             var storeChanged = disk.storeNeedsWrite
             for (id, item) in batch {
                 let entry = item.entry
@@ -272,15 +311,23 @@ final class Persistence: StateStorage {
                 if entry.removed.load(ordering: .sequentiallyConsistent) {
                     switch entry.target {
                     case .store:
-                        if disk.document != nil, !disk.storeBlocked, disk.document!.fragments.removeValue(forKey: entry.key) != nil {
+                        if disk.document != nil, disk.document!.fragments.removeValue(forKey: entry.key) != nil {
                             storeChanged = true
+                            disk.storeUnsaved.insert(entry.key)
                         }
                     case .file(let path, _):
                         if disk.blockedFiles.contains(path) { continue }
-                        if unlink(path) != 0, errno != ENOENT, errno != ENOTDIR {
-                            let reason = String(cString: strerror(errno))
-                            issues.append(StoreIssue("Cannot delete \(path) to reset '\(entry.key)': \(reason). The value in memory is the initial one; the file keeps the old one until it can be removed.", path: path))
+                        if let reason = lockedOut(path, disk: &disk) {
+                            disk.failures[path] = reason
                             disk.retry[id] = item
+                        } else if unlink(path) != 0, errno != ENOENT, errno != ENOTDIR {
+                            let reason = String(cString: strerror(errno))
+                            if disk.failures.updateValue(reason, forKey: path) == nil {
+                                issues.append(StoreIssue("Cannot delete \(path) to reset '\(entry.key)': \(reason). The value in memory is the initial one; the file keeps the old one until it can be removed.", path: path))
+                            }
+                            disk.retry[id] = item
+                        } else {
+                            disk.failures[path] = nil
                         }
                     case .secret:
                         break
@@ -300,19 +347,30 @@ final class Persistence: StateStorage {
                 }
                 switch entry.target {
                 case .store:
-                    if disk.document != nil, !disk.storeBlocked {
+                    // Kept in the document even when the file is blocked: what was not saved can
+                    // still be written elsewhere at exit.
+                    if disk.document != nil {
                         disk.document!.fragments[entry.key] = data
                         storeChanged = true
+                        disk.storeUnsaved.insert(entry.key)
                     }
                 case .file(let path, let root):
-                    if disk.blockedFiles.contains(path) { continue }
+                    if disk.blockedFiles.contains(path) {
+                        disk.retry[id] = item
+                        continue
+                    }
                     if !save(data, to: path, root: root, disk: &disk, issues: &issues) { disk.retry[id] = item }
                 case .secret:
                     break
                 }
             }
-            if storeChanged, let document = disk.document, !disk.storeBlocked {
-                disk.storeNeedsWrite = !save(document.serialized(), to: storePath, root: configuration.directory, disk: &disk, issues: &issues)
+            if storeChanged, let document = disk.document {
+                if disk.storeBlocked {
+                    disk.storeNeedsWrite = true
+                } else {
+                    disk.storeNeedsWrite = !save(document.serialized(), to: storePath, root: configuration.directory, disk: &disk, issues: &issues)
+                    if !disk.storeNeedsWrite { disk.storeUnsaved = [] }
+                }
             }
             return issues
         }
@@ -321,14 +379,20 @@ final class Persistence: StateStorage {
 
     /// Writes `data` atomically, creating its folder (0700). Reports a failure once per `root`.
     private func save(_ data: Data, to path: String, root: String, disk: inout Disk, issues: inout [StoreIssue]) -> Bool {
+        if let reason = lockedOut(path, disk: &disk) {
+            disk.failures[path] = reason
+            return false
+        }
         let folder = Path.directory(of: path)
         do {
             try AtomicFile.ensureDirectory(folder, mode: 0o700)
             try AtomicFile.write(data, to: path, mode: 0o600)
             fileWrites.add(1, ordering: .relaxed)
+            disk.failures[path] = nil
             worked(folder, root: root, disk: &disk)
             return true
         } catch {
+            disk.failures[path] = (error as? AtomicFile.Failure)?.reason ?? "\(error)"
             failed(folder, root: root, error: error, disk: &disk, issues: &issues)
             return false
         }
@@ -365,6 +429,58 @@ final class Persistence: StateStorage {
         disk.withLock { $0.closed = true }
     }
 
+    // MARK: What could not be saved
+
+    /// What is still unsaved after a last `writePending()`: the store file's changed keys, the
+    /// `FileState` files and secrets whose writes failed. With `writingCopies`, each value that
+    /// can be is written beside its file (`<file>.unsaved-<time>`) or, if that fails too, in a
+    /// folder of its own in the temporary folder; secrets are never copied.
+    func unsaved(writingCopies: Bool) -> [UnsavedChange] {
+        let (store, files, secrets) = disk.withLock { disk -> ((Set<String>, Data, String)?, [(String, String, Data?, String)], [(String, String, String)]) in
+            if disk.closed { return (nil, [], []) }
+            var store: (Set<String>, Data, String)?
+            if disk.storeNeedsWrite, !disk.storeUnsaved.isEmpty, let document = disk.document {
+                let reason = disk.failures[storePath] ?? (disk.storeBlocked ? "the file could not be read, so it is left untouched" : "it could not be written")
+                store = (disk.storeUnsaved, document.serialized(), reason)
+            }
+            var files: [(String, String, Data?, String)] = []
+            for item in disk.retry.values {
+                guard case .file(let path, _) = item.entry.target else { continue }
+                let data = item.entry.removed.load(ordering: .relaxed) ? nil : (try? item.entry.encoded()) ?? nil
+                files.append((item.entry.key, path, data, disk.failures[path] ?? "it could not be written"))
+            }
+            let secrets = disk.unsavedSecrets.map { ($0.value, $0.key, disk.failures[$0.key] ?? "it could not be written") }
+            return (store, files, secrets)
+        }
+        var changes: [UnsavedChange] = []
+        if let (keys, data, reason) = store {
+            changes.append(UnsavedChange(keys: keys.sorted(), path: storePath, reason: reason,
+                                         copy: writingCopies ? writeCopy(data, of: storePath) : nil))
+        }
+        for (key, path, data, reason) in files.sorted(by: { $0.1 < $1.1 }) {
+            changes.append(UnsavedChange(keys: [key], path: path, reason: reason,
+                                         copy: writingCopies ? data.flatMap { writeCopy($0, of: path) } : nil))
+        }
+        for (key, path, reason) in secrets.sorted(by: { $0.1 < $1.1 }) {
+            changes.append(UnsavedChange(keys: [key], path: path, reason: reason, copy: nil, isSecret: true))
+        }
+        return changes
+    }
+
+    /// Writes what could not be saved to `path` beside it, else in the temporary folder; returns
+    /// where, or nil if neither could be written.
+    private func writeCopy(_ data: Data, of path: String) -> String? {
+        let stamp = Self.timestamp()
+        let beside = "\(path).unsaved-\(stamp)"
+        if access(beside, F_OK) != 0, (try? AtomicFile.write(data, to: beside, mode: 0o600)) != nil { return beside }
+        let base = ProcessEnvironment.temporaryDirectory
+        var template = Array("\(base)/\(Self.fileName(configuration.appID))-unsaved-\(stamp)-XXXXXX".utf8CString)
+        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else { return nil }
+        let folder = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let copy = Path.join(folder, Path.name(of: path))
+        return (try? AtomicFile.write(data, to: copy, mode: 0o600)) != nil ? copy : nil
+    }
+
     // MARK: Secrets
 
     /// Writes (or, for nil, deletes) a secret's file now. The value written is the box's current
@@ -372,26 +488,40 @@ final class Persistence: StateStorage {
     func writeSecret(_ entry: PersistentEntry) {
         guard case .secret(let path) = entry.target else { return }
         let issues = disk.withLock { disk -> [StoreIssue] in
-            guard !disk.closed, let value = entry.secret, !disk.blockedFiles.contains(path) else { return [] }
-            var issues: [StoreIssue] = []
+            guard !disk.closed, let value = entry.secret else { return [] }
+            var issues = ensureLock(&disk)
+            // Until it is written, the change is unsaved; every path below that writes clears it.
+            disk.unsavedSecrets[path] = entry.key
+            if disk.blockedFiles.contains(path) { return issues }
             let root = configuration.directory
             if let secret = value {
-                if disk.secureFolderRefused { return [] }
+                if disk.secureFolderRefused { return issues }
+                if let reason = lockedOut(path, disk: &disk) {
+                    disk.failures[path] = reason
+                    return issues
+                }
                 do {
                     try AtomicFile.ensureDirectory(root, mode: 0o700)
                     try AtomicFile.ensureDirectory(secureFolder, mode: 0o700)
                 } catch {
+                    disk.failures[path] = (error as? AtomicFile.Failure)?.reason ?? "\(error)"
                     failed(secureFolder, root: root, error: error, disk: &disk, issues: &issues)
                     return issues
                 }
                 if let problem = makePrivate(secureFolder, mode: 0o700, what: "secrets folder") {
                     disk.secureFolderRefused = true
-                    return [problem]
+                    disk.failures[path] = "the secrets folder is not private"
+                    return issues + [problem]
                 }
-                _ = save(Data(secret.utf8), to: path, root: root, disk: &disk, issues: &issues)
+                if save(Data(secret.utf8), to: path, root: root, disk: &disk, issues: &issues) { disk.unsavedSecrets[path] = nil }
+            } else if let reason = lockedOut(path, disk: &disk) {
+                disk.failures[path] = reason
             } else if unlink(path) != 0, errno != ENOENT, errno != ENOTDIR {
                 let reason = String(cString: strerror(errno))
+                disk.failures[path] = reason
                 issues.append(StoreIssue("Cannot delete the secret file \(path): \(reason). Remove it by hand.", path: path))
+            } else {
+                disk.unsavedSecrets[path] = nil
             }
             return issues
         }
@@ -423,10 +553,11 @@ final class Persistence: StateStorage {
         var issues: [StoreIssue] = []
         let stored = disk.withLock { disk -> JSONValue? in
             if disk.document == nil {
+                issues = ensureLock(&disk)
                 let (document, blocked, problems) = readDocument()
                 disk.document = document
                 disk.storeBlocked = blocked
-                issues = problems
+                issues += problems
             }
             return try? disk.document!.value(for: key)
         }
@@ -434,19 +565,49 @@ final class Persistence: StateStorage {
         do {
             return (try PersistentCoding.decode(stored, as: Value.self, initial: initial), issues)
         } catch {
-            issues.append(StoreIssue("The saved value of '\(key)' in \(storePath) no longer fits its type (\(PersistentCoding.describe(error))); it starts from its initial value. Other saved values are unaffected.", path: storePath))
+            let kept = keepAside(stored, key: key)
+            issues.append(StoreIssue("The saved value of '\(key)' in \(storePath) no longer fits its type (\(PersistentCoding.describe(error))); it was kept as \(kept), and '\(key)' starts from its initial value. Other saved values are unaffected.", path: storePath))
             return (initial, issues)
+        }
+    }
+
+    /// Keeps a saved value that no longer decodes, before the first save replaces it: in a file
+    /// beside the store file (`<store>.<key>.mistyped-<time>`), or, if that cannot be written,
+    /// in the store file under a key of its own. Returns where it is, for the message.
+    private func keepAside(_ value: JSONValue, key: String) -> String {
+        let suffix = "mistyped-\(Self.timestamp())"
+        let path = "\(storePath).\(Self.fileName(key)).\(suffix)"
+        let data = (try? PersistentCoding.prettyEncoder().encode(value)) ?? Data(value.description.utf8)
+        return disk.withLock { disk -> String in
+            if lockedOut(path, disk: &disk) == nil,
+               access(path, F_OK) != 0,
+               (try? AtomicFile.write(data + Data("\n".utf8), to: path, mode: 0o600)) != nil {
+                return path
+            }
+            let asideKey = "\(key).\(suffix)"
+            disk.document?.fragments[asideKey] = (try? PersistentCoding.compactEncoder().encode(value)) ?? data
+            disk.storeUnsaved.insert(asideKey)
+            disk.storeNeedsWrite = true
+            return "'\(asideKey)' in \(storePath)"
         }
     }
 
     /// A `FileState`'s value at its first access: the file's, or `initial`.
     func loadFile<Value: Codable & Sendable>(key: String, path: String, initial: Value) -> (value: Value, issues: [StoreIssue]) {
         disk.withLock { disk -> (Value, [StoreIssue]) in
+            let locking = ensureLock(&disk)
+            let (value, issues) = loadFileLocked(key: key, path: path, initial: initial, disk: &disk)
+            return (value, locking + issues)
+        }
+    }
+
+    private func loadFileLocked<Value: Codable & Sendable>(key: String, path: String, initial: Value, disk: inout Disk) -> (Value, [StoreIssue]) {
             switch Self.readExisting(path) {
             case .absent:
                 return (initial, [])
             case .unreadable(let reason):
                 disk.blockedFiles.insert(path)
+                disk.failures[path] = "it could not be read (\(reason)), so it is left untouched"
                 return (initial, [StoreIssue("Cannot read \(path) (\(reason)); '\(key)' starts from its initial value and the file is left untouched, so changes are kept in memory only.", path: path)])
             case .data(let data):
                 let problem: String
@@ -461,16 +622,18 @@ final class Persistence: StateStorage {
                     problem = data.isEmpty ? "it was empty" : "it was not valid JSON (cut short or damaged)"
                 }
                 let (issue, stuck) = setAside(path, problem: problem, values: "'\(key)' starts from its initial value")
-                if stuck { disk.blockedFiles.insert(path) }
+                if stuck {
+                    disk.blockedFiles.insert(path)
+                    disk.failures[path] = "it is damaged and could not be moved aside, so it is left untouched"
+                }
                 return (initial, [issue])
             }
-        }
     }
 
     /// A `SecureState`'s value at its first access: the file's content, or nil.
     func loadSecret(key: String, path: String) -> (value: String?, issues: [StoreIssue]) {
         disk.withLock { disk -> (String?, [StoreIssue]) in
-            var issues: [StoreIssue] = []
+            var issues = ensureLock(&disk)
             if !disk.secureFolderRefused, let problem = makePrivate(secureFolder, mode: 0o700, what: "secrets folder") {
                 disk.secureFolderRefused = true
                 issues.append(problem)
@@ -480,11 +643,19 @@ final class Persistence: StateStorage {
                 return (nil, issues)
             case .unreadable(let reason):
                 disk.blockedFiles.insert(path)
+                disk.failures[path] = "it could not be read (\(reason)), so it is left untouched"
                 issues.append(StoreIssue("Cannot read the secret file \(path) (\(reason)); '\(key)' is treated as absent and the file is left untouched.", path: path))
                 return (nil, issues)
             case .data(let data):
                 if let problem = makePrivate(path, mode: 0o600, what: "secret file") { issues.append(problem) }
-                return (String(decoding: data, as: UTF8.self), issues)
+                // Replacement characters would make another secret of it: refuse it instead.
+                guard let text = String(validating: data, as: UTF8.self) else {
+                    disk.blockedFiles.insert(path)
+                    disk.failures[path] = "it is not UTF-8 text, so it is left untouched"
+                    issues.append(StoreIssue("The secret file \(path) is not UTF-8 text; '\(key)' is treated as absent and the file is left untouched — remove it or write the secret again as text.", path: path))
+                    return (nil, issues)
+                }
+                return (text, issues)
             }
         }
     }
@@ -543,20 +714,21 @@ final class Persistence: StateStorage {
         case data(Data)
     }
 
+    /// The largest state file read (a store file, a `FileState`'s, a secret's): a larger one is
+    /// left untouched, as an unreadable one is.
+    static let maximumFileBytes = 64 << 20
+
     /// A file's bytes; `.absent` also when a folder on the way is missing or is a file (a write
-    /// will report that); `.unreadable` when it exists but cannot be read.
+    /// will report that); `.unreadable` when it exists but cannot be read, is not a regular file,
+    /// or is over `maximumFileBytes`.
     static func readExisting(_ path: String) -> ReadResult {
-        var info = stat()
-        if stat(path, &info) != 0 {
-            if errno == ENOENT || errno == ENOTDIR { return .absent }
-            return .unreadable(String(cString: strerror(errno)))
-        }
-        if info.st_mode & S_IFMT == S_IFDIR { return .unreadable("it is a folder, not a file") }
         do {
-            guard let data = try AtomicFile.read(path) else { return .absent }
+            guard let data = try AtomicFile.read(path, limit: maximumFileBytes) else { return .absent }
             return .data(data)
         } catch let failure as AtomicFile.Failure {
             return .unreadable(failure.reason)
+        } catch is AtomicFile.TooLarge {
+            return .unreadable("it is over \(maximumFileBytes >> 20) MiB, more than a state file may be")
         } catch {
             return .unreadable("\(error)")
         }
@@ -621,6 +793,11 @@ extension Application {
         }, fallback: fallback)
         if created { persistence.report(issues) }
         return made
+    }
+
+    /// The persistence engine if a persistent access has made one (nil: nothing to save).
+    var existingPersistence: Persistence? {
+        registry.withLock { $0[Persistence.registryKey]?.storage }.map { unsafeDowncast($0 as AnyObject, to: Persistence.self) }
     }
 
     /// How many files this store has written (for tests of coalescing).

@@ -44,7 +44,7 @@ private extension Application {
 
 /// A temporary state folder and fresh stores on it, like runs of an app. Used by one test at a
 /// time, from its own task.
-private final class Sandbox: @unchecked Sendable {
+final class Sandbox: @unchecked Sendable {
     let root: String
     var directory: String { root + "/state" }
     var storePath: String { directory + "/test.json" }
@@ -76,18 +76,18 @@ private final class Sandbox: @unchecked Sendable {
     }
 }
 
-private func readJSONObject(_ path: String) throws -> [String: Any] {
+func readJSONObject(_ path: String) throws -> [String: Any] {
     let data = try Data(contentsOf: URL(fileURLWithPath: path))
     return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
 }
 
-private func fileMode(_ path: String) -> mode_t? {
+func fileMode(_ path: String) -> mode_t? {
     var info = stat()
     guard stat(path, &info) == 0 else { return nil }
     return info.st_mode & 0o777
 }
 
-private func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
+func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
 
 /// Waits (up to `seconds`) for `condition`.
 private func eventually(_ seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
@@ -304,9 +304,10 @@ struct PersistenceTests {
         #expect(fileMode(sandbox.directory + "/files/Editor.layout.json") == 0o600)
         #expect(fileMode(sandbox.directory + "/secure") == 0o700)
         #expect(fileMode(sandbox.directory + "/secure/Sync.token") == 0o600)
-        // No temporary files left behind.
+        #expect(fileMode(sandbox.directory + "/test.lock") == 0o600)
+        // No temporary files left behind; the lock that keeps a second process from writing here.
         let names = try FileManager.default.contentsOfDirectory(atPath: sandbox.directory)
-        #expect(names.sorted() == ["files", "secure", "test.json"])
+        #expect(names.sorted() == ["files", "secure", "test.json", "test.lock"])
     }
 
     @Test func fileStateIsPrettyJSON() throws {

@@ -461,6 +461,13 @@ struct ReliabilityTests {
         Self.expectRestored(again.terminal)
     }
 
+    /// The demo's saved counter in its state file, or nil if it is missing or not JSON.
+    static func count(in file: URL) -> Int? {
+        guard let data = try? Data(contentsOf: file),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        return (object["Counter.counter"] as? [String: Any])?["count"] as? Int
+    }
+
     /// How many burst entries the fixture's state file holds, or nil if it is missing or not JSON.
     static func burstCount(in file: URL) -> Int? {
         guard let data = try? Data(contentsOf: file),
