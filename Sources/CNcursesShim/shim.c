@@ -271,7 +271,7 @@ void ak_set_crash_report(const char *line, const char *log_path) {
     }
     if (log_fd >= 0) { close(log_fd); log_fd = -1; }
     if (log_path != NULL && log_path[0] != '\0') {
-        log_fd = open(log_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+        log_fd = open(log_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0600);
     }
 }
 
@@ -475,7 +475,7 @@ const char *ak_mode_off(int i) {
 
 void ak_redirect_stderr(const char *log_path) {
     if (log_path == NULL || log_path[0] == '\0') return;
-    int fd = open(log_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+    int fd = open(log_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0600);
     if (fd < 0) return;
     fflush(stderr);
     if (terminal_stderr < 0) terminal_stderr = dup(STDERR_FILENO);

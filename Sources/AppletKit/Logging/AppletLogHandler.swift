@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import AppletState
 import Logging
 import Synchronization
 #if canImport(Glibc)
@@ -34,10 +35,12 @@ struct AppletLogHandler: LogHandler {
         if let explicit = event.metadata { all.merge(explicit) { $1 } }
         if let error = event.error { all["error"] = "\(error)" }
         let details = all.isEmpty ? "" : " " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        let text = "\(message)\(details)"
+        // Messages carry text from outside (file names, keymap ids, values): escaped, so reading
+        // the log in a terminal runs none of it, and each entry stays one line.
+        let text = LogText.escaped("\(message)\(details)")
         let now = Date()
         buffer.append(.init(date: now, level: level, label: label, message: text))
-        self.file?.write("\(LogFile.timestamp(now)) \(level) \(label): \(text)\n")
+        self.file?.write("\(LogFile.timestamp(now)) \(level) \(LogText.escaped(label)): \(text)\n")
     }
 }
 
@@ -51,11 +54,18 @@ final class LogFile: Sendable {
     private let descriptor: Mutex<Int32>
 
     /// Opens (creating it, and its folder, owner-only) the file; nil if it cannot be opened —
-    /// logging then goes to memory only.
+    /// logging then goes to memory only. A symlink or anything but a regular file in its place is
+    /// not opened: the log never writes through a link someone else put there.
     init?(path: String) {
         Self.makeFolders(of: path)
-        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK, 0o600)
         guard fd >= 0 else { return nil }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            return nil
+        }
+        _ = fcntl(fd, F_SETFL, O_WRONLY | O_APPEND)
         self.path = path
         self.descriptor = Mutex(fd)
     }
