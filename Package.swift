@@ -31,8 +31,6 @@ let package = Package(
         // Path arithmetic (FilePath) for the store's files, without NSString.
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // The user's keymap file (keys.toml).
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         // A clock tests control (chord timeouts, toasts).
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.0"),
         // Readable diffs of values in TestLogic's failures (AppletTesting).
@@ -58,10 +56,11 @@ let package = Package(
         // No clock package here: swift-clocks would link all of Foundation into every app.
         .target(name: "AppletLogic", dependencies: ["AppletState"]),
         .target(name: "AppletUI", dependencies: ["Terminal", "AppletState"]),
-        // Tabs, per-tab navigation stacks, sheets, toasts, the command registry and the keymap.
+        // Tabs, per-tab navigation stacks, sheets, toasts, the command registry and the keymap (its
+        // TOML read by KeymapSyntax: TOMLKit's toml++ aborts on some files, and a keymap may come
+        // from someone else).
         .target(name: "AppletNavigation", dependencies: [
             "AppletUI", "AppletState", "Terminal",
-            .product(name: "TOMLKit", package: "TOMLKit"),
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .target(name: "AppletKit", dependencies: [

@@ -4,7 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import AppletState
-internal import TOMLKit
 internal import SystemPackage
 
 /// The user's key bindings, by command id, read from a TOML file: each entry gives a command new
@@ -80,32 +79,60 @@ public struct Keymap: Sendable, Equatable {
 
     /// Parses keymap text; `file` names it in the issues.
     public static func parse(_ text: String, file: String = "keys.toml") -> (keymap: Keymap, issues: [KeymapIssue]) {
-        let table: TOMLTable
+        let document: KeymapSyntax.Document
         do {
-            table = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            let line = error.source.begin.line > 0 ? error.source.begin.line : nil
-            return (Keymap(), [KeymapIssue(file: file, line: line,
-                                           message: "is not valid TOML (\(error.description)); fix it and restart. The default keys apply.")])
+            document = try KeymapSyntax.parse(text)
         } catch {
-            return (Keymap(), [KeymapIssue(file: file, message: "is not valid TOML (\(error)); the default keys apply.")])
+            return (Keymap(), [KeymapIssue(file: file, line: error.line,
+                                           message: "is not valid TOML (\(LogText.escaped(error.message))); fix it and restart. The default keys apply.")])
         }
-
-        let lines = assignmentLines(text)
         var keymap = Keymap()
         var issues: [KeymapIssue] = []
-        for name in table.keys.sorted() where name != "keys" {
-            issues.append(KeymapIssue(file: file, line: lines[name],
-                                      message: "\"\(name)\" is not a section of a keymap; put bindings under [keys]"))
+        // Anything outside [keys]: one issue per top-level name, at its first line.
+        var outside: [String: Int] = [:]
+        for (path, line) in document.headers.map({ ($0.path, $0.line) }) + document.assignments.map({ ($0.path, $0.line) })
+        where path.first != "keys" {
+            outside[path[0]] = min(outside[path[0]] ?? .max, line)
         }
-        guard let keysValue = table["keys"] else { return (keymap, issues) }
-        guard let keys = keysValue.table else {
-            return (keymap, issues + [KeymapIssue(file: file, line: lines["keys"],
+        for (name, line) in outside.sorted(by: { $0.value < $1.value }) {
+            issues.append(KeymapIssue(file: file, line: line,
+                                      message: "\"\(LogText.escaped(name))\" is not a section of a keymap; put bindings under [keys]"))
+        }
+        if let misplaced = document.assignments.first(where: { $0.path == ["keys"] }) {
+            return (keymap, issues + [KeymapIssue(file: file, line: misplaced.line,
                                                   message: "keys must be a table: write [keys] and then \"command.id\" = \"key\" lines")])
         }
-        keymap.file = file
-        collect(keys, prefix: "", into: &keymap, issues: &issues, lines: lines, file: file)
+        let bindings = document.assignments.filter { $0.path.count > 1 && $0.path[0] == "keys" }
+        if !bindings.isEmpty || document.headers.contains(where: { $0.path.first == "keys" }) { keymap.file = file }
+        for assignment in bindings {
+            let id = assignment.path.dropFirst().joined(separator: ".")
+            keymap.lines[id] = assignment.line
+            if let issue = bind(id, to: assignment.value, line: assignment.line, in: &keymap, file: file) { issues.append(issue) }
+        }
         return (keymap, issues.sorted { ($0.line ?? 0) < ($1.line ?? 0) })
+    }
+
+    /// Sets the keys of `id` from a value of the file, or returns why it cannot.
+    private static func bind(_ id: String, to value: KeymapSyntax.Value, line: Int, in keymap: inout Keymap, file: String) -> KeymapIssue? {
+        switch value {
+        case .string(let spec):
+            guard let sequence = KeySequence(spec) else { return badKey(spec, id: id, line: line, file: file) }
+            keymap.bindings[id] = [sequence]
+        case .array(let elements):
+            var sequences: [KeySequence] = []
+            for element in elements {
+                guard case .string(let spec) = element else {
+                    return KeymapIssue(file: file, line: line, message: "\"\(LogText.escaped(id))\": every key in the list must be a string like \"ctrl-d\"")
+                }
+                guard let sequence = KeySequence(spec) else { return badKey(spec, id: id, line: line, file: file) }
+                sequences.append(sequence)
+            }
+            keymap.bindings[id] = sequences
+        case .other:
+            return KeymapIssue(file: file, line: line,
+                               message: "\"\(LogText.escaped(id))\" must be a key like \"ctrl-d\", a list of keys, or [] to unbind it")
+        }
+        return nil
     }
 
     /// The entries that name no command the app has, as issues (a typo, or an applet not loaded).
@@ -150,75 +177,8 @@ public struct Keymap: Sendable, Equatable {
         return previous[b.count]
     }
 
-    // `host.quit = "q"` without quotes is a dotted key, which TOML reads as nested tables: both
-    // spellings are accepted by flattening tables back into dotted ids.
-    private static func collect(_ table: TOMLTable, prefix: String, into keymap: inout Keymap,
-                                issues: inout [KeymapIssue], lines: [String: Int], file: String) {
-        for name in table.keys.sorted() {
-            let id = prefix + name
-            guard let value = table[name] else { continue }
-            let line = lines[id] ?? lines[name]
-            if let line { keymap.lines[id] = line }
-            if let nested = value.table {
-                collect(nested, prefix: id + ".", into: &keymap, issues: &issues, lines: lines, file: file)
-            } else if let spec = value.string {
-                if let sequence = KeySequence(spec) {
-                    keymap.bindings[id] = [sequence]
-                } else {
-                    issues.append(badKey(spec, id: id, line: line, file: file))
-                }
-            } else if let array = value.array {
-                var sequences: [KeySequence] = []
-                var ok = true
-                for element in array {
-                    guard let spec = element.string else {
-                        issues.append(KeymapIssue(file: file, line: line, message: "\"\(id)\": every key in the list must be a string like \"ctrl-d\""))
-                        ok = false
-                        break
-                    }
-                    guard let sequence = KeySequence(spec) else {
-                        issues.append(badKey(spec, id: id, line: line, file: file))
-                        ok = false
-                        break
-                    }
-                    sequences.append(sequence)
-                }
-                if ok { keymap.bindings[id] = sequences }
-            } else {
-                issues.append(KeymapIssue(file: file, line: line,
-                                          message: "\"\(id)\" must be a key like \"ctrl-d\", a list of keys, or [] to unbind it"))
-            }
-        }
-    }
-
     private static func badKey(_ spec: String, id: String, line: Int?, file: String) -> KeymapIssue {
         KeymapIssue(file: file, line: line,
-                    message: "\"\(spec)\" (for \"\(id)\") is not a key; write keys like \"ctrl-d\", \"alt-x\", \"f5\", \"shift-tab\" or a chord \"g g\"")
-    }
-
-    /// The first line that assigns each name (quoted or bare, `name = …` or `[name]`), for issue
-    /// messages: one pass over the text.
-    static func assignmentLines(_ text: String) -> [String: Int] {
-        var lines: [String: Int] = [:]
-        var number = 0
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            number += 1
-            var line = raw.drop { $0 == " " || $0 == "\t" }
-            if line.hasPrefix("#") || line.isEmpty { continue }
-            if line.hasPrefix("[") {
-                line = line.dropFirst().drop { $0 == " " || $0 == "\t" }
-            }
-            let name: Substring
-            if let quote = line.first, quote == "\"" || quote == "'" {
-                guard let end = line.dropFirst().firstIndex(of: quote) else { continue }
-                name = line[line.index(after: line.startIndex)..<end]
-            } else {
-                name = line.prefix { $0 != "=" && $0 != "]" && $0 != " " && $0 != "\t" }
-            }
-            if !name.isEmpty, lines[String(name)] == nil {
-                lines[String(name)] = number
-            }
-        }
-        return lines
+                    message: "\"\(LogText.escaped(spec))\" (for \"\(LogText.escaped(id))\") is not a key; write keys like \"ctrl-d\", \"alt-x\", \"f5\", \"shift-tab\" or a chord \"g g\"")
     }
 }

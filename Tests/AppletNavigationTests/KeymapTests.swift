@@ -148,9 +148,57 @@ struct KeymapTests {
         #expect(issues.map(\.message) == ["no command has the id \"evil\\e[2J\"; `keys` lists every command id"])
     }
 
-    @Test("Lines of quoted, bare, dotted and table keys are found as before")
-    func assignmentLines() {
-        let lines = Keymap.assignmentLines("# c\n[keys]\n  \"a.b\" = \"x\"\n'c' = \"y\"\nd.e = \"z\"\n[ \"sub\" ]\n\"a.b\" = \"again\"\n")
-        #expect(lines == ["keys": 2, "a.b": 3, "c": 4, "d.e": 5, "sub": 6])
+    @Test("TOML as a keymap writes it: quoted, literal, dotted and table keys, escapes, multi-line arrays")
+    func syntax() throws {
+        let text = #"""
+        # comment
+        [keys]   # trailing comment
+          "a.b" = "x"
+        'c' = 'literal \ kept'
+        d.e = "tab\there \u00e9 \U0001F680"
+        "f" = [
+          "one",   # first
+          'two',
+        ]
+        g = [ [ "nested" ], 1, true ]
+        h = 1979-05-27 07:32:00Z
+        i = { x = 1, y = "z" }
+        [ keys . "sub" ]
+        j = """
+        multi
+        line"""
+        """#
+        let document = try KeymapSyntax.parse(text)
+        #expect(document.headers == [.init(path: ["keys"], line: 2), .init(path: ["keys", "sub"], line: 13)])
+        #expect(document.assignments == [
+            .init(path: ["keys", "a.b"], value: .string("x"), line: 3),
+            .init(path: ["keys", "c"], value: .string("literal \\ kept"), line: 4),
+            .init(path: ["keys", "d", "e"], value: .string("tab\there é 🚀"), line: 5),
+            .init(path: ["keys", "f"], value: .array([.string("one"), .string("two")]), line: 6),
+            .init(path: ["keys", "g"], value: .array([.array([.string("nested")]), .other, .other]), line: 10),
+            .init(path: ["keys", "h"], value: .other, line: 11),
+            .init(path: ["keys", "i"], value: .other, line: 12),
+            .init(path: ["keys", "sub", "j"], value: .string("multi\nline"), line: 14),
+        ])
+    }
+
+    @Test("What is not TOML fails with its line, never a trap", arguments: [
+        ("[keys]\n[[[a]]]\n", 2),                          // toml++ aborts on this
+        ("[keys]\n\"a\" = \"x\"\n\"a\" = \"y\"\n", 3),        // defined twice
+        ("[keys]\n[keys]\n", 2),
+        ("[keys]\na = \"x\"\n[keys.a]\n", 3),                // a value used as a table
+        ("[keys]\na = \"unclosed\n", 2),
+        ("[keys]\na = [\"x\"\n", 3),
+        ("[keys]\na = \"\\q\"\n", 2),
+        ("[keys]\na = \"x\" b\n", 2),
+        ("[keys]\n= \"x\"\n", 2),
+        ("[keys]\na = " + String(repeating: "[", count: 40) + String(repeating: "]", count: 40) + "\n", 2),
+        ("[keys]\na = \"\u{1}\"\n", 2),
+    ])
+    func syntaxErrors(text: String, line: Int) {
+        #expect(throws: KeymapSyntax.Failure.self) { try KeymapSyntax.parse(text) }
+        do { _ = try KeymapSyntax.parse(text) } catch { #expect(error.line == line, "\(error)") }
+        let (keymap, issues) = Keymap.parse(text, file: "keys.toml")
+        #expect(keymap == Keymap() && issues.count == 1 && issues.first?.line == line, "\(issues)")
     }
 }
