@@ -16,7 +16,7 @@ APPLETS := $(sort $(dir $(wildcard Applets/*/Package.swift)))
 # apt-get needs root: use sudo when we are not root and it exists.
 SUDO := $(shell if [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then echo sudo; fi)
 
-.PHONY: run build release test test-framework test-applets test-demo test-packaging flaky bench bench-tabs bench-tabs-run clean deps test-deps
+.PHONY: run build release test test-framework test-applets test-demo test-packaging test-fuzz fuzz fuzz-build flaky bench bench-tabs bench-tabs-run clean deps test-deps
 
 run: build
 	$(BUILD)/debug/appletkit $(ARGS)
@@ -31,7 +31,7 @@ release: deps
 	$(SWIFT) build -c release --static-swift-stdlib --package-path Demo $(SCRATCH) --product appletkit
 	@echo "make: built $(BUILD)/release/appletkit (release, Swift runtime linked statically)"
 
-test: deps test-deps test-framework test-applets test-demo test-packaging
+test: deps test-deps test-framework test-fuzz test-applets test-demo test-packaging
 
 # The framework's own tests: unit, headless screen and golden-screen tests.
 test-framework: deps
@@ -56,6 +56,22 @@ test-demo: deps test-deps
 test-packaging: deps test-deps
 	$(SWIFT) build --build-tests --package-path Demo $(SCRATCH)
 	$(SWIFT) test --skip-build --package-path Demo $(SCRATCH) --filter PackagingTests
+
+# Coverage-guided fuzzing (libFuzzer and AddressSanitizer, both in the toolchain) of every parser
+# that reads what a user may have been sent: keymaps, session files, state files, terminal input
+# (Fuzz/, built into .build-fuzz). `make test` replays every regression input and runs FUZZ_RUNS
+# inputs per target from a fixed seed; `make fuzz` runs each target FUZZ_SECONDS (see Scripts/fuzz.sh).
+FUZZ_RUNS ?= 20000
+FUZZ_SECONDS ?= 300
+fuzz-build: deps
+	$(SWIFT) build --package-path Fuzz --scratch-path $(CURDIR)/.build-fuzz --disable-build-manifest-caching \
+		--sanitize fuzzer --sanitize address -Xswiftc -use-ld=lld
+
+test-fuzz: fuzz-build
+	FUZZ_RUNS=$(FUZZ_RUNS) Scripts/fuzz.sh short
+
+fuzz: fuzz-build
+	FUZZ_SECONDS=$(FUZZ_SECONDS) Scripts/fuzz.sh long
 
 # Finds flaky tests before CI does: the suites that drive real terminals (the demo's end-to-end and
 # reliability suites, the framework's pseudo-terminal suites) RUNS times on one build, then every
@@ -115,7 +131,7 @@ bench-tabs-run: deps
 		| tee $(TABS_OUTPUT)
 
 clean:
-	rm -rf .build .build-* Benchmarks/.build Benchmarks/.build-static Demo/.build $(addsuffix .build,$(APPLETS))
+	rm -rf .build .build-* .build-fuzz Benchmarks/.build Benchmarks/.build-static Demo/.build $(addsuffix .build,$(APPLETS))
 
 # ncursesw's headers and library (Debian: libncurses-dev).
 deps:
