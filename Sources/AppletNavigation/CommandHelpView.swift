@@ -15,12 +15,24 @@ public struct CommandHelpView: View {
     let fixed: [(keys: String, title: String)]
     let widgetTakes: (KeyEvent) -> Bool
 
+    /// The first line shown and how many rows the box has for lines (nil: all of them).
+    let offset: Int
+    let visibleRows: Int?
+
     public init(title: String, registry: CommandRegistry, fixed: [(keys: String, title: String)] = [],
-                widgetTakes: @escaping (KeyEvent) -> Bool = { _ in false }) {
+                widgetTakes: @escaping (KeyEvent) -> Bool = { _ in false }, offset: Int = 0, visibleRows: Int? = nil) {
         self.title = title
         self.registry = registry
         self.fixed = fixed
         self.widgetTakes = widgetTakes
+        self.offset = offset
+        self.visibleRows = visibleRows
+    }
+
+    /// Which lines show in `visibleRows`, with marks for the rest.
+    public var window: ScrollWindow {
+        let count = lines.count
+        return ScrollWindow(total: count, capacity: visibleRows ?? count, offset: offset)
     }
 
     struct Line: Identifiable {
@@ -64,13 +76,17 @@ public struct CommandHelpView: View {
 
     public var body: some View {
         let keyWidth = self.keyWidth
+        let lines = self.lines
+        let window = ScrollWindow(total: lines.count, capacity: visibleRows ?? lines.count, offset: offset)
         return Box(title: title, style: .rounded) {
             VStack {
-                ForEach(lines, id: \.id) { line in
+                if window.above > 0 { Text("↑ \(window.above) more").themed(.muted) }
+                ForEach(Array(lines[window.shown]), id: \.id) { line in
                     HelpLineView(line: line, keyWidth: keyWidth)
                 }
+                if window.below > 0 { Text("↓ \(window.below) more").themed(.muted) }
                 Spacer()
-                Text("Esc closes").themed(.muted)
+                Text(window.scrolls ? "↑↓ PgUp PgDn scroll · Esc closes" : "Esc closes").themed(.muted)
             }
             .padding(.horizontal, 1)
         }
