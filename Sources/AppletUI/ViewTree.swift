@@ -183,6 +183,22 @@ public final class ViewTree {
 
     /// Evaluates `view`, lays it out in `rect` and draws it on `canvas`.
     ///
+    /// The size `view` asks for under `proposal` (a width and no height: as tall as it wants at
+    /// that width), measured in a tree of its own that draws nothing and starts no tasks. What a
+    /// host sizes a sheet or a dialog by.
+    ///
+    /// ```swift
+    /// ViewTree.idealSize(of: SheetFrame(title: "Tags") { TagPicker() }, proposal: ProposedSize(width: 40, height: nil))
+    /// ```
+    public static func idealSize<V: View>(of view: V, proposal: ProposedSize) -> Size {
+        let tree = ViewTree()
+        tree.startsTasks = false
+        tree.enterScope(ViewScope(container: rootScope, branch: rootScope.child(ObjectIdentifier(V.self))))
+        let node = view.makeSingleNode(ResolveContext(tree: tree))
+        tree.leaveScope()
+        return node.sizeThatFits(proposal)
+    }
+
     /// After drawing, the `.task` modifiers of the views in the frame are brought up to date:
     /// tasks of views that appeared start, tasks of views that are gone are cancelled, and a task
     /// whose `id` changed is cancelled and started again.
