@@ -15,7 +15,8 @@ public final class HeadlessTerminal: Terminal {
     public private(set) var size: Size
     /// What is on the screen now.
     public private(set) var screen: Canvas
-    /// How many cells the last `present` wrote (what a real terminal would have been sent).
+    /// How many cells the last `present` sent on (the changed spans' cells: from each changed
+    /// row's first changed cell to its last, what a real terminal is handed).
     public private(set) var lastWriteCount = 0
     /// How many frames have been presented.
     public private(set) var frameCount = 0
@@ -42,14 +43,17 @@ public final class HeadlessTerminal: Terminal {
         isRunning = true
     }
 
+    /// Takes the frame as `NcursesTerminal` does: the same diff (`Canvas.changedSpans`), each
+    /// changed row's span copied onto the screen, so a host test exercises the diff that reaches
+    /// a real terminal.
     public func present(_ canvas: Canvas) {
-        let changes = canvas.changes(since: hasFrame ? screen : nil)
-        lastWriteCount = changes.count
+        let spans = canvas.changedSpans(since: hasFrame ? screen : nil)
+        lastWriteCount = spans.reduce(0) { $0 + $1.columns.count }
         frameCount += 1
-        // Keep a copy of our own, updated cell by cell: holding on to the caller's frame would make
-        // its next edit copy the whole screen.
+        // Keep a copy of our own, updated span by span: holding on to the caller's frame would
+        // make its next edit copy the whole screen.
         if hasFrame, screen.size == canvas.size {
-            screen.apply(changes)
+            for span in spans { screen.copy(span, from: canvas) }
         } else {
             screen = canvas
         }
