@@ -152,8 +152,6 @@ struct NoteDetailView: View {
                 Text(note.title).bold()
                 Text(note.tags.isEmpty ? "no tags" : note.tags.map { "#\($0)" }.joined(separator: " ")).themed(.muted)
                 Text(note.body.isEmpty ? "(empty)" : note.body)
-                Spacer()
-                Text("e edit · t tags · d delete · Esc back").themed(.muted)
             }
             .padding(.horizontal, 1)
         } else {
