@@ -120,6 +120,19 @@ public final class ActionLog {
         }
     }
 
+    /// Adds an entry at a given time (how long after the first entry's time, for the view's
+    /// `+0.00s` column) with a given duration: what a fixture or a screen made from one shows, the
+    /// same on every machine. The logic module appends its own entries as they happen.
+    ///
+    /// ```swift
+    /// log.record(.request(MonitorRequest.sort(by: .memory)), at: .milliseconds(2950), duration: .microseconds(151))
+    /// ```
+    public func record(_ kind: Entry.Kind, at offset: Duration, duration: Duration? = nil, error: String? = nil) {
+        if log.add(kind, at: offset, duration: duration, error: error, capacity: capacity) {
+            announce()
+        }
+    }
+
     /// Empties the log (numbers go on).
     public func clear() {
         if log.clear() { announce() }
