@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "appletkit", targets: ["AppletKitDemo"]),
         .executable(name: "appletkit-fixture", targets: ["ReliabilityFixture"]),
         .executable(name: "appletkit-state-probe", targets: ["StateProbe"]),
+        .executable(name: "appletkit-screens", targets: ["ScreenMaker"]),
     ],
     dependencies: [
         .package(name: "AppletKit", path: ".."),
@@ -27,16 +28,32 @@ let package = Package(
             name: "AppletKitDemo",
             dependencies: [
                 "AppletGenerator",
+                "DemoTabs",
                 .product(name: "AppletKit", package: "AppletKit"),
-                .product(name: "CounterApplet", package: "CounterApplet"),
-                .product(name: "DashboardApplet", package: "DashboardApplet"),
-                .product(name: "ListApplet", package: "ListApplet"),
-                .product(name: "NotesApplet", package: "NotesApplet"),
-                .product(name: "ProcessMonitorApplet", package: "ProcessMonitorApplet"),
                 .product(name: "WidgetsApplet", package: "WidgetsApplet"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The demo's tabs: one per example applet package.
+        .target(name: "DemoTabs", dependencies: [
+            .product(name: "AppletKit", package: "AppletKit"),
+            .product(name: "CounterApplet", package: "CounterApplet"),
+            .product(name: "DashboardApplet", package: "DashboardApplet"),
+            .product(name: "ListApplet", package: "ListApplet"),
+            .product(name: "NotesApplet", package: "NotesApplet"),
+            .product(name: "ProcessMonitorApplet", package: "ProcessMonitorApplet"),
+            .product(name: "WidgetsApplet", package: "WidgetsApplet"),
+        ]),
+        // The demo's screens on fixtures (README, Docs, golden screens), and what draws them into
+        // the documents (`make screens`).
+        .target(name: "DemoScreens", dependencies: [
+            "DemoTabs",
+            .product(name: "AppletTesting", package: "AppletKit"),
+            .product(name: "NotesApplet", package: "NotesApplet"),
+            .product(name: "ProcessMonitorApplet", package: "ProcessMonitorApplet"),
+            .product(name: "ProcessMonitorAppletInterface", package: "ProcessMonitorApplet"),
+        ]),
+        .executableTarget(name: "ScreenMaker", dependencies: ["DemoScreens"]),
         // An app for the reliability suite: a counter, a burst of saves, and a key that crashes.
         .executableTarget(name: "ReliabilityFixture", dependencies: [.product(name: "AppletKit", package: "AppletKit")]),
         // A program that sets stored state and ends at once (the exit flush check).
@@ -44,7 +61,7 @@ let package = Package(
         // `appletkit new-applet`: the files of a new applet package (Foundation only).
         .target(name: "AppletGenerator"),
         .testTarget(name: "DemoTests", dependencies: [
-            "AppletKitDemo",
+            "AppletKitDemo", "DemoTabs", "DemoScreens",
             .product(name: "AppletTesting", package: "AppletKit"),
         ]),
         .testTarget(name: "AppletGeneratorTests", dependencies: ["AppletGenerator"]),

@@ -1,5 +1,6 @@
 import AppletKit
 import ArgumentParser
+import DemoTabs
 import WidgetsApplet
 
 /// The demo host: the example applets in tabs, written as any app is, with `AppletApp`.

@@ -8,8 +8,8 @@ import WidgetsApplet
 
 /// The demo's tabs, left to right: each example applet package contributes one.
 @MainActor
-enum DemoTabs {
-    static var all: [Tab] {
+public enum DemoTabs {
+    public static var all: [Tab] {
         [
             Tab(CounterApplet()),
             Tab(DashboardApplet()),

@@ -2,6 +2,7 @@ import AppletTesting
 import CounterAppletInterface
 import Testing
 @testable import AppletKitDemo
+import DemoTabs
 
 /// The demo as `make run` shows it, on a headless screen.
 @Suite("Demo host")
