@@ -8,8 +8,10 @@ import Glibc
 
 /// Programs on a real pseudo-terminal: output, screen, size, signals, job control, termios, and
 /// that nothing (process, descriptor, thread) outlives `close()`. Serialized, so that the checks for
-/// leftovers see only their own terminal.
-@Suite("PseudoTerminal", .serialized, .timeLimit(.minutes(1)))
+/// leftovers see only their own terminal. The kitty keyboard tests nested here start this (large,
+/// debug) test binary again on the terminal, which takes long on a loaded machine: the limit
+/// leaves room for that.
+@Suite("PseudoTerminal", .serialized, .timeLimit(.minutes(3)))
 struct PseudoTerminalTests {
     // MARK: Output, input, screen
 

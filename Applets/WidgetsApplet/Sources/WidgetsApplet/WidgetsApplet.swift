@@ -53,15 +53,12 @@ public struct WidgetsApplet: Applet {
         ]
     }
 
-    /// Starts the spinner's clock (the demo calls this; tests do not, so screens stay still).
-    @MainActor public static func startClock() {
-        Task { @MainActor in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(120))
-                Application.state(\.galleryTick).value &+= 1
-            }
-        }
-    }
+    /// Lets the spinner's clock run while the Display page is on screen (the demo calls this;
+    /// tests do not, so screens stay still). It is a task of the page: hidden (another page,
+    /// another tab), it stops, and the app does nothing at rest.
+    @MainActor public static func startClock() { clockRuns = true }
+
+    @MainActor static var clockRuns = false
 }
 
 extension Application {
@@ -189,6 +186,16 @@ struct DisplayPage: View {
     static let samples: [Double] = (0..<48).map { sin(Double($0) / 4) * 10 + 12 }
 
     var body: some View {
+        content.task {
+            guard WidgetsApplet.clockRuns else { return }
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(120))
+                Application.state(\.galleryTick).value &+= 1
+            }
+        }
+    }
+
+    private var content: some View {
         VStack(spacing: 1) {
             Grid(spacing: 2, rowSpacing: 0) {
                 GridRow { Text("ProgressBar"); ProgressBar(value: gallery.progress, label: true).frame(width: 40) }
