@@ -8,7 +8,7 @@ import AppletUI
 /// host.shell = .custom { shell in AnyView(MyTitleBar(shell)) }      // the app's own top line
 /// ```
 public enum HostShell {
-    /// `TabBarView`: ` 1 Notes │ 2 Tally │`; a click on a tab selects it.
+    /// `TabBarView`: ` 1 Notes │ 2 Tally `; a click on a tab selects it.
     case tabBar
     /// No top line: the panes start on the first row.
     case none

@@ -2,10 +2,11 @@ import AppletUI
 import Terminal
 
 /// The host's top line: one label per tab (` 1 Notes `), the selected one in the theme's accent
-/// reversed, separated by dividers. A view like any applet's, drawn in its own tree.
+/// reversed, with a divider between two tabs (none after the last: a divider there would close
+/// off nothing). A view like any applet's, drawn in its own tree.
 ///
 /// ```swift
-/// TabBarView(titles: ["Notes", "Tally"], selected: 0)   // " 1 Notes │ 2 Tally │"
+/// TabBarView(titles: ["Notes", "Tally"], selected: 0)   // " 1 Notes │ 2 Tally "
 /// TabBarView.hitRanges(titles: ["Notes", "Tally"])      // [0..<9, 10..<19]: where a click selects
 /// ```
 struct TabBarView: View, Equatable {
@@ -27,12 +28,12 @@ struct TabBarView: View, Equatable {
     var body: some View {
         HStack {
             ForEach(Array(titles.enumerated()), id: \.offset) { index, title in
+                if index > 0 { Divider() }
                 if index == selected {
                     Text(Self.label(index, title)).lineLimit(1).themed(.accent).reverse().bold()
                 } else {
                     Text(Self.label(index, title)).lineLimit(1)
                 }
-                Divider()
             }
             Spacer()
         }

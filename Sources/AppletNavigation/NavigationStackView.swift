@@ -72,6 +72,11 @@ public struct SheetFrame<Content: View>: View {
 }
 
 /// The confirmation sheet: the message, then Cancel and the confirm button (see `Confirmation`).
+///
+/// In the host's six-row box (four rows inside the border): a blank row, the message, a blank
+/// row, the buttons on the last row, so nothing is wasted under the buttons and the message does
+/// not sit against the top border. A message of two lines gives up the row between it and the
+/// buttons; in a taller box the message stays at the top and the buttons at the bottom.
 public struct ConfirmationView: View {
     let confirmation: Confirmation
     let answer: @MainActor (Bool) -> Void
@@ -84,8 +89,9 @@ public struct ConfirmationView: View {
     public var body: some View {
         let answer = self.answer
         return Box(title: confirmation.destructive ? "Confirm (cannot be undone)" : "Confirm", style: .rounded) {
-            VStack(spacing: 1) {
-                Text(confirmation.message)
+            VStack {
+                Text(confirmation.message).padding(.top, 1)
+                Spacer()
                 HStack(spacing: 2) {
                     Spacer()
                     Button(confirmation.cancelTitle) { answer(false) }

@@ -29,6 +29,10 @@ public enum BoxStyle: Sendable, CaseIterable {
 /// in the theme's `border` role and the title in its `title` role (bold); a colour set around
 /// the box (`.foregroundColor(.red)`) wins over the roles, and a disabled box is dimmed.
 ///
+/// A `ScrollView` or `LogView` directly inside a box puts its scroll bar on the box's border
+/// (the right edge; the bottom edge for a horizontal scroll view): the border is the bar's track
+/// and only the `┃` thumb is drawn on it, so the content keeps every column inside the box.
+///
 /// ```swift
 /// Box(title: "Status") {
 ///     Text("All good")
@@ -77,6 +81,10 @@ final class BoxNode: Node {
 
     override var children: [Node] { [child] }
 
+    /// Where the child was placed: inside the border, and over the border line its scroll bar
+    /// takes, if it has one (`BorderScrollBar`).
+    private var contentRect: Rect = .zero
+
     override func sizeThatFits(_ proposal: ProposedSize) -> Size {
         let inner = ProposedSize(width: proposal.width.map { max(0, $0 - 2) },
                                  height: proposal.height.map { max(0, $0 - 2) })
@@ -91,7 +99,18 @@ final class BoxNode: Node {
 
     override func place(in rect: Rect) {
         frame = rect
-        child.place(in: rect.inset(by: 1))
+        var inner = rect.inset(by: 1)
+        if let scrolling = child as? any BorderScrollBar {
+            // A bar of its own beside the border read as a double border (`┃│`, `││`): the bar
+            // goes on the border instead, whose line is already the track, so the border stays
+            // single, the thumb shows where the view is, and the content keeps its columns.
+            scrolling.barOnBorder = !inner.isEmpty
+            if !inner.isEmpty {
+                if scrolling.barAxis == .vertical { inner.size.width += 1 } else { inner.size.height += 1 }
+            }
+        }
+        contentRect = inner
+        child.place(in: inner)
     }
 
     override func draw(in canvas: inout Canvas, clip: Rect) {
@@ -111,7 +130,7 @@ final class BoxNode: Node {
             put(c.bottomLeading, minX, maxY); put(c.bottomTrailing, maxX, maxY)
         }
         drawTitle(in: &canvas, clip: area)
-        child.draw(in: &canvas, clip: area.intersection(frame.inset(by: 1)))
+        child.draw(in: &canvas, clip: area.intersection(contentRect))
     }
 
     /// ` Title ` from the third column, leaving the last corner: `┌─ Title ─┐`.
@@ -125,4 +144,16 @@ final class BoxNode: Node {
         let used = canvas.write(shown, at: Point(x: frame.minX + 3, y: y), style: titleStyle, clip: clip)
         canvas.put(" ", at: Point(x: frame.minX + 3 + used, y: y), style: style, clip: clip)
     }
+}
+
+/// A widget whose scroll bar can lie on the border of a `Box` around it (`ScrollView`,
+/// `LogView`). The box places it over its right border column (the bottom row for a horizontal
+/// bar) and sets `barOnBorder`: the widget then keeps that line for the bar, draws no content
+/// there, and draws only the thumb on it (the border is the track).
+@MainActor
+protocol BorderScrollBar: Node {
+    /// The direction the bar runs in: `.vertical` on the right border, `.horizontal` on the bottom one.
+    var barAxis: Axis { get }
+    /// Set by the box around it: the frame's last column (row) is the box's border.
+    var barOnBorder: Bool { get set }
 }

@@ -14,6 +14,10 @@ import Terminal
 /// column, give its cells `.frame(maxWidth: .max, alignment: .trailing)`. Focus goes through
 /// the cells row by row.
 ///
+/// A hidden `GridRow` (`.widget(_:in:)` in the `hidden` state) takes no rows, but its cells
+/// still count for the columns' widths (as wide as when it was last shown), so hiding a row never
+/// moves the rows that stay.
+///
 /// ```swift
 /// // A key/value table: the values line up, however long the keys are.
 /// Grid(columns: 2) {
@@ -56,12 +60,16 @@ public struct Grid<Content: View>: View {
     public func _makeNodes(_ context: ResolveContext, into nodes: inout [Node]) {
         var inner = context
         inner.axis = .vertical     // rows stack downwards: a Divider between rows is a horizontal line
+        inner.isGridRow = true     // a hidden row leaves its columns' widths
         var children: [Node] = []
         content._makeNodes(inner, into: &children)
         var rows: [GridNode.Row] = []
         var pending: [Node] = []
         for child in children {
-            if let row = child as? GridRowNode {
+            if let hidden = child as? HiddenGridRowNode {
+                if !pending.isEmpty { rows.append(.cells(pending)); pending = [] }
+                rows.append(.hidden(hidden.columnWidths))
+            } else if let row = child as? GridRowNode {
                 if !pending.isEmpty { rows.append(.cells(pending)); pending = [] }
                 rows.append(.cells(row.cells))
             } else if let disabled = child as? DisabledNode, let row = disabled.child as? GridRowNode {
@@ -127,6 +135,8 @@ final class GridNode: Node {
         case cells([Node])
         /// A view outside any `GridRow` in a grid without `columns`: as wide as the grid.
         case span(Node)
+        /// A hidden row: no height and nothing drawn, but its cells' widths count for the columns.
+        case hidden([Int])
     }
 
     let rows: [Row]
@@ -138,11 +148,22 @@ final class GridNode: Node {
     /// The columns' ideal widths (widest cell in each), worked out once.
     private lazy var idealWidths: [Int] = {
         var widths = Array(repeating: 0, count: columnCount)
-        for case .cells(let cells) in rows {
-            for (i, cell) in cells.enumerated() { widths[i] = max(widths[i], min(cell.measure(.ideal).width, unboundedLength)) }
+        for row in rows {
+            switch row {
+            case .cells(let cells):
+                for (i, cell) in cells.enumerated() { widths[i] = max(widths[i], min(cell.measure(.ideal).width, unboundedLength)) }
+            case .hidden(let hidden):
+                for (i, width) in hidden.enumerated() { widths[i] = max(widths[i], width) }
+            case .span:
+                break
+            }
         }
         return widths
     }()
+    /// The rows that take space (all but hidden ones).
+    private lazy var shownRowCount = rows.reduce(0) { count, row in
+        if case .hidden = row { return count } else { return count + 1 }
+    }
 
     init(rows: [Row], columns: Int, alignment: Alignment, spacing: Int, rowSpacing: Int) {
         self.rows = rows
@@ -152,6 +173,7 @@ final class GridNode: Node {
             switch row {
             case .cells(let cells): count = max(count, cells.count); all.append(contentsOf: cells)
             case .span(let node): all.append(node)
+            case .hidden(let widths): count = max(count, widths.count)
             }
         }
         self.columnCount = count
@@ -202,6 +224,8 @@ final class GridNode: Node {
                 return min(h, unboundedLength)
             case .span(let node):
                 return min(node.measure(ProposedSize(width: gridWidth, height: nil)).height, unboundedLength)
+            case .hidden:
+                return 0
             }
         }
     }
@@ -211,7 +235,7 @@ final class GridNode: Node {
         let widths = columnWidths(for: proposal.width)
         let width = gridWidth(widths, available: proposal.width)
         let heights = rowHeights(widths, gridWidth: width)
-        var height = heights.reduce(0, +) + rowSpacing * (rows.count - 1)
+        var height = heights.reduce(0, +) + rowSpacing * max(0, shownRowCount - 1)
         if let h = proposal.height { height = min(height, max(0, h)) }
         return Size(width: width, height: height)
     }
@@ -235,6 +259,8 @@ final class GridNode: Node {
             case .span(let node):
                 let box = Rect(x: rect.x, y: y, width: width, height: h)
                 node.place(in: alignment.place(node.measure(ProposedSize(box.size)), in: box))
+            case .hidden:
+                continue        // no row, and no spacing after it
             }
             y += h + rowSpacing
         }
@@ -247,4 +273,12 @@ final class GridNode: Node {
             cell.draw(in: &canvas, clip: area)
         }
     }
+}
+
+/// What a hidden `GridRow` leaves in its grid: no cells, only the widths they had when last
+/// shown, so the columns keep their widths (see `Grid`). Nothing outside a grid sees one.
+final class HiddenGridRowNode: Node {
+    override var focusable: (any FocusableNode)? { nil }
+    let columnWidths: [Int]
+    init(columnWidths: [Int]) { self.columnWidths = columnWidths }
 }

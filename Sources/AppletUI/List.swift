@@ -69,7 +69,8 @@ public struct List<Row: View>: View {
     /// move over (both ends included), and a click in the mark column (the first two columns)
     /// marks or unmarks the clicked row. Marked rows show `✓` in the mark column and, with
     /// colour, the theme's selection colours; the cursor row is reversed, so it stands out from
-    /// marked rows in monochrome too. Sends `ListEvent.toggled(row, isMarked)`.
+    /// marked rows in monochrome too, and looks the same whether it is marked or not (its `✓`
+    /// tells). Sends `ListEvent.toggled(row, isMarked)`.
     ///
     /// ```swift
     /// @AppState(\.chosenFiles) var chosen    // Set<Int>
@@ -242,11 +243,15 @@ final class ListNode: Node, FocusableNode {
             if let markedRows, markedRows.contains(index) {
                 canvas.put("✓", at: Point(x: frame.x, y: y), style: style, clip: area)
                 // The selection colours only: in monochrome they would be `reverse`, which is
-                // the cursor's mark, so there the `✓` alone marks the row.
-                let colours = markedStyle
-                canvas.restyle(rowRect.intersection(area)) { s in
-                    if colours.foreground != .default { s.foreground = colours.foreground }
-                    if colours.background != .default { s.background = colours.background }
+                // the cursor's mark, so there the `✓` alone marks the row. Not on the cursor
+                // row: reversed over these colours it became a bright bar, the loudest thing on
+                // screen; the cursor row looks the same marked or not, and its `✓` tells.
+                if index != selected {
+                    let colours = markedStyle
+                    canvas.restyle(rowRect.intersection(area)) { s in
+                        if colours.foreground != .default { s.foreground = colours.foreground }
+                        if colours.background != .default { s.background = colours.background }
+                    }
                 }
             }
             if index == selected {

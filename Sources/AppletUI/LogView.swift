@@ -20,7 +20,9 @@ public enum LogViewEvent: Sendable, Equatable {
 /// While it has focus, its right column (beside the lines, not the indicator row) is a scroll bar
 /// whose thumb, in the theme's focus style, shows where the view is in the log; lines are cut
 /// one column earlier meanwhile. A log one column wide has no room for the bar: the cells where
-/// its thumb would be are drawn in the focus style instead.
+/// its thumb would be are drawn in the focus style instead. Directly inside a `Box`, the bar lies
+/// on the box's right border (the border is the track, the thumb is drawn on it) and the lines
+/// keep every column inside the box.
 ///
 /// Whether it follows is the `follow` binding when given (so the applet can show or set it),
 /// otherwise the view's own state, starting on. The log keeps whatever `lines` it is given:
@@ -78,7 +80,7 @@ struct LogViewState {
     var seen = 0
 }
 
-final class LogViewNode: Node, FocusableNode {
+final class LogViewNode: Node, FocusableNode, BorderScrollBar {
     override var focusable: (any FocusableNode)? { self }
     let focusID: ViewID
     let count: Int
@@ -91,6 +93,11 @@ final class LogViewNode: Node, FocusableNode {
     let barStyle: Style
     let focusStyle: Style
     var isFocused = false
+    var barAxis: Axis { .vertical }
+    /// Set by a `Box` around it: the last column is the box's border, for the bar only.
+    var barOnBorder = false
+    /// The columns for text and the indicator: all but the border column when on a box's border.
+    private var contentWidth: Int { max(0, frame.width - (barOnBorder ? 1 : 0)) }
 
     init(id: ViewID, count: Int, follow: Binding<Bool>?, line: @escaping @MainActor (Int) -> String,
          state: WidgetStateBox<LogViewState>, emit: EventEmitter<LogViewEvent>, style: Style, indicatorStyle: Style,
@@ -144,9 +151,10 @@ final class LogViewNode: Node, FocusableNode {
         let following = isFollowing
         let top = state.value.top
         let rows = lineRows(following: following)
-        // The focus bar takes the right column (when there is a column left for text).
+        // The focus bar takes the right column (when there is a column left for text), or lies
+        // on the box's border.
         let showsBar = isFocused && frame.width >= 2
-        let room = frame.width - (showsBar ? 1 : 0)
+        let room = barOnBorder ? contentWidth : frame.width - (showsBar ? 1 : 0)
         let textArea = Rect(x: frame.minX, y: frame.minY, width: room, height: frame.height).intersection(area)
         if showsBar { drawBar(rows: rows, top: top, in: &canvas, clip: area) }
         for i in 0..<rows {
@@ -160,7 +168,7 @@ final class LogViewNode: Node, FocusableNode {
             // One column: no room for the bar, so the thumb's cells are drawn in the focus style.
             let (start, length) = scrollThumb(track: rows, content: count, offset: top)
             let look = focusStyle
-            canvas.restyle(Rect(x: frame.maxX - 1, y: frame.minY + start, width: 1, height: length).intersection(area)) { $0 = look }
+            canvas.restyle(Rect(x: frame.minX + room - 1, y: frame.minY + start, width: 1, height: length).intersection(area)) { $0 = look }
         }
         if !following, frame.height >= 2 {
             let fresh = max(0, count - state.value.seen)
@@ -171,8 +179,9 @@ final class LogViewNode: Node, FocusableNode {
             default: text = "↓ \(fresh) new lines (End to follow)"
             }
             let y = frame.maxY - 1
-            canvas.fill(Rect(x: frame.minX, y: y, width: frame.width, height: 1).intersection(area), with: .blank(indicatorStyle))
-            let shown = text.terminalWidth <= frame.width ? text : text.truncated(toColumns: frame.width, ellipsis: true)
+            let width = contentWidth
+            canvas.fill(Rect(x: frame.minX, y: y, width: width, height: 1).intersection(area), with: .blank(indicatorStyle))
+            let shown = text.terminalWidth <= width ? text : text.truncated(toColumns: width, ellipsis: true)
             canvas.write(shown, at: Point(x: frame.minX, y: y), style: indicatorStyle, clip: area)
         }
     }
@@ -184,6 +193,8 @@ final class LogViewNode: Node, FocusableNode {
         let x = frame.maxX - 1
         for i in 0..<rows {
             let isThumb = i >= start && i < start + length
+            // On a box's border the border itself is the track.
+            if barOnBorder, !isThumb { continue }
             canvas.put(isThumb ? "┃" : "│", at: Point(x: x, y: frame.minY + i), style: isThumb ? focusStyle : barStyle, clip: clip)
         }
     }

@@ -35,7 +35,14 @@ public enum Axis: Sendable { case horizontal, vertical }
 @MainActor
 public struct ResolveContext {
     public internal(set) var id: ViewID
-    public internal(set) var axis: Axis?
+    /// The axis of the stack the view is laid out in (nil outside one). Setting it, as every
+    /// container laying out children does, also ends `isGridRow`.
+    public internal(set) var axis: Axis? {
+        didSet { isGridRow = false }
+    }
+    /// True for the views a `Grid` lays out as its rows (up to the next container): a hidden
+    /// `GridRow` there leaves a placeholder that keeps its columns' widths.
+    var isGridRow = false
     public internal(set) var style: Style
     /// True inside a disabled widget: draw dimmed; the tree gives it no focus and no input.
     public internal(set) var isDisabled: Bool

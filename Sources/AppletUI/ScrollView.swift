@@ -16,7 +16,8 @@ public enum ScrollViewEvent: Sendable, Equatable {
 /// has focus. Without a bar (`showsIndicators: false`, or a single column) the cells where the
 /// thumb would be are drawn in the focus style over the content while it has focus, so focus
 /// always shows. Only the views that show are drawn. A scroll view takes all the space it is
-/// offered.
+/// offered. Directly inside a `Box`, the bar lies on the box's border instead: the border line
+/// is the track and only the thumb is drawn on it.
 ///
 /// While its content overflows, the scroll view takes focus itself (before the widgets inside;
 /// content that fits leaves it out of the Tab order): `↑`/`↓` or `k`/`j` scroll by
@@ -68,7 +69,7 @@ public struct ScrollView<Content: View>: View {
     }
 }
 
-final class ScrollNode: Node, FocusableNode {
+final class ScrollNode: Node, FocusableNode, BorderScrollBar {
     override var focusable: (any FocusableNode)? { self }
     /// Kept between frames.
     struct State {
@@ -91,6 +92,9 @@ final class ScrollNode: Node, FocusableNode {
     var isFocused = false
     /// Content that fits has nothing to scroll: Tab passes the view by (its widgets still get focus).
     var acceptsFocus: Bool { maxOffset > 0 }
+    var barAxis: Axis { axis }
+    /// Set by a `Box` around it: the last column (row) is the box's border, for the bar only.
+    var barOnBorder = false
 
     // Set by `place`.
     /// The window the content shows through (the frame less the scroll bar).
@@ -142,18 +146,21 @@ final class ScrollNode: Node, FocusableNode {
     override func place(in rect: Rect) {
         frame = rect
         let length = rect.size.along(axis), cross = rect.size.across(axis)
-        var sizes = measureChildren(cross: cross)
+        // On a box's border the last line is the bar's whether it shows or not: never content.
+        let border = barOnBorder ? 1 : 0
+        var sizes = measureChildren(cross: cross - border)
         var total = totalLength(sizes)
         // The bar only when the content does not fit, and only when one cell is left for it.
         showsBar = showsIndicators && total > length && length > 0 && cross >= 2
-        if showsBar {
+        if showsBar, !barOnBorder {
             sizes = measureChildren(cross: cross - 1)
             total = totalLength(sizes)
         }
         contentLength = total
+        let barLine = showsBar || barOnBorder ? 1 : 0
         viewport = axis == .vertical
-            ? Rect(x: rect.x, y: rect.y, width: showsBar ? rect.width - 1 : rect.width, height: rect.height)
-            : Rect(x: rect.x, y: rect.y, width: rect.width, height: showsBar ? rect.height - 1 : rect.height)
+            ? Rect(x: rect.x, y: rect.y, width: rect.width - barLine, height: rect.height)
+            : Rect(x: rect.x, y: rect.y, width: rect.width, height: rect.height - barLine)
         var offset = min(max(0, state.value.offset), maxOffset)
         placeChildren(sizes, offset: offset)
 
@@ -245,6 +252,8 @@ final class ScrollNode: Node, FocusableNode {
         let thumbStyle = isFocused ? focusStyle : barStyle
         for i in 0..<visibleLength {
             let isThumb = i >= start && i < start + length
+            // On a box's border the border itself is the track.
+            if barOnBorder, !isThumb { continue }
             let p = axis == .vertical ? Point(x: frame.maxX - 1, y: viewport.y + i) : Point(x: viewport.x + i, y: frame.maxY - 1)
             let glyph: Character = axis == .vertical ? (isThumb ? "┃" : "│") : (isThumb ? "━" : "─")
             canvas.put(glyph, at: p, style: isThumb ? thumbStyle : barStyle, clip: clip)

@@ -19,6 +19,10 @@ public enum SplitViewEvent: Sendable, Equatable {
 /// a drag (`.drag(.left)`) sent to it moves it to the pointer. A `ratio` that is NaN or
 /// outside `0...1` is treated as 0.5 or clamped.
 ///
+/// A pane with nothing in it (its views are all hidden widgets, or an `if` left it empty) takes
+/// no space: the other pane has the whole split, without a divider, and the ratio is kept for
+/// when the pane comes back.
+///
 /// ```swift
 /// @AppState(\.sidebarRatio) var ratio     // a Double, 0.3 say
 /// SplitView(.horizontal, ratio: $ratio, minimum: 10) {
@@ -52,14 +56,21 @@ public struct SplitView<First: View, Second: View>: View {
     public func _makeNodes(_ context: ResolveContext, into nodes: inout [Node]) {
         var inner = context
         inner.axis = nil
-        let firstNode = first.makeSingleNode(inner.child(0))
-        let secondNode = second.makeSingleNode(inner.child(1))
+        var firstNodes: [Node] = [], secondNodes: [Node] = []
+        first._makeNodes(inner.child(0), into: &firstNodes)
+        second._makeNodes(inner.child(1), into: &secondNodes)
+        func single(_ nodes: [Node]) -> Node {
+            nodes.count == 1 ? nodes[0] : StackNode(axis: .vertical, spacing: 0, alignment: .start, children: nodes)
+        }
+        // A pane of nothing (hidden widgets only) takes no space: the other has the whole split.
+        let shown: SplitNode.Shown = firstNodes.isEmpty ? (secondNodes.isEmpty ? .both : .second)
+                                                        : (secondNodes.isEmpty ? .first : .both)
         var style = context.style.merged(with: context.theme[.border])
         if context.isDisabled { style = context.style.merged(with: context.theme[.disabled]) }
         let divider = SplitDividerNode(id: context.id, axis: axis, ratio: ratio, minimum: minimum,
                                        style: style, focusStyle: context.style.merged(with: context.theme[.focus]),
                                        emit: context.emitter(SplitViewEvent.self))
-        nodes.append(SplitNode(axis: axis, first: firstNode, divider: divider, second: secondNode))
+        nodes.append(SplitNode(axis: axis, first: single(firstNodes), divider: divider, second: single(secondNodes), shown: shown))
     }
 }
 
@@ -99,31 +110,58 @@ struct SplitGeometry: Equatable {
 
 final class SplitNode: Node {
     override var focusable: (any FocusableNode)? { nil }
+    /// Which panes take space: both, or only one when the other has nothing in it.
+    enum Shown { case both, first, second }
     let axis: Axis
     let first: Node
     let divider: SplitDividerNode
     let second: Node
+    let shown: Shown
 
-    init(axis: Axis, first: Node, divider: SplitDividerNode, second: Node) {
+    init(axis: Axis, first: Node, divider: SplitDividerNode, second: Node, shown: Shown = .both) {
         self.axis = axis
         self.first = first
         self.divider = divider
         self.second = second
+        self.shown = shown
     }
 
-    override var children: [Node] { [first, divider, second] }
+    /// The one pane shown when the other is empty.
+    private var alone: Node? {
+        switch shown {
+        case .both: nil
+        case .first: first
+        case .second: second
+        }
+    }
+
+    override var children: [Node] { alone.map { [$0] } ?? [first, divider, second] }
 
     override func sizeThatFits(_ proposal: ProposedSize) -> Size {
         // Greedy: the whole offer. Ideally both panes at their ideal lengths plus the divider.
         let a = first.measure(.make(axis, main: nil, cross: proposal.across(axis)))
         let b = second.measure(.make(axis, main: nil, cross: proposal.across(axis)))
-        let main = proposal.along(axis) ?? (a.along(axis) + 1 + b.along(axis))
-        let cross = proposal.across(axis) ?? max(a.across(axis), b.across(axis), 1)
+        let ideal: (main: Int, cross: Int)
+        switch shown {
+        case .both: ideal = (a.along(axis) + 1 + b.along(axis), max(a.across(axis), b.across(axis), 1))
+        case .first: ideal = (a.along(axis), a.across(axis))
+        case .second: ideal = (b.along(axis), b.across(axis))
+        }
+        let main = proposal.along(axis) ?? ideal.main
+        let cross = proposal.across(axis) ?? ideal.cross
         return Size.make(axis, main: min(max(0, main), unboundedLength), cross: min(max(0, cross), unboundedLength))
     }
 
     override func place(in rect: Rect) {
         frame = rect
+        if let alone {
+            // The empty pane and the divider take nothing (the divider keeps no focus).
+            let nowhere = Rect(origin: rect.origin, size: .zero)
+            divider.place(in: nowhere)
+            (alone === first ? second : first).place(in: nowhere)
+            alone.place(in: rect)
+            return
+        }
         let length = rect.size.along(axis), cross = rect.size.across(axis)
         let geometry = SplitGeometry(length: length, minimum: divider.minimum)
         let firstLength = geometry.firstLength(ratio: divider.ratio.wrappedValue)
@@ -145,7 +183,7 @@ final class SplitNode: Node {
     override func draw(in canvas: inout Canvas, clip: Rect) {
         let area = clip.intersection(frame)
         guard !area.isEmpty else { return }
-        for pane in [first, divider, second] where !pane.frame.intersection(area).isEmpty {
+        for pane in children where !pane.frame.intersection(area).isEmpty {
             pane.draw(in: &canvas, clip: area)
         }
     }

@@ -124,6 +124,11 @@ public struct ManagedWidget<Content: View>: View {
         var progress = 1.0       // how far the transition is (1: done)
         var appearing = true
         var running = transition
+        // A row of a grid keeps the widths its cells had when last shown, so that hiding it
+        // leaves the grid's columns (and the rows that stay) where they were.
+        let columns = context.isGridRow
+            ? tree.stateBox(for: context.id.child("AppletUI.ManagedWidget.columns"), initial: [Int]())
+            : nil
         if tree.animationsEnabled {
             // Under an id of its own: the content may keep state under the context's id.
             let presence = tree.stateBox(for: context.id.child("AppletUI.ManagedWidget.presence"), initial: Presence())
@@ -158,13 +163,25 @@ public struct ManagedWidget<Content: View>: View {
                 return appendTransitioning(before, inner, running, progress: 1 - progress, into: &nodes)
             }
         }
-        if state == .hidden { return }
+        if state == .hidden {
+            if let columns, !columns.value.isEmpty { nodes.append(HiddenGridRowNode(columnWidths: columns.value)) }
+            return
+        }
         if progress < 1, appearing { return appendTransitioning(state, inner, running, progress: progress, into: &nodes) }
+        let start = nodes.count
         if state == .disabled {
             DisabledView(content: content, isDisabled: true)._makeNodes(inner, into: &nodes)
         } else {
             content._makeNodes(inner, into: &nodes)
         }
+        if let columns, nodes.count == start + 1, let row = Self.gridRow(nodes[start]) {
+            columns.value = row.cells.map { min($0.measure(.ideal).width, unboundedLength) }
+        }
+    }
+
+    /// The grid row a widget's node is, plain or disabled.
+    private static func gridRow(_ node: Node) -> GridRowNode? {
+        (node as? GridRowNode) ?? ((node as? DisabledNode)?.child as? GridRowNode)
     }
 
     /// A widget part-way in or out: `progress` is how much of it shows (0 to 1).

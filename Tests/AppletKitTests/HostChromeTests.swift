@@ -87,7 +87,8 @@ struct HostChromeTests {
         let h = try threeTabs(width: 80, height: 12)
         let ranges = TabBarView.hitRanges(titles: ["Tally", "Mirror", "Rows"])
         #expect(ranges == [0..<9, 10..<20, 21..<29])
-        #expect(h.row(0).hasPrefix(" 1 Tally │ 2 Mirror │ 3 Rows │"))
+        // Dividers between tabs only: nothing follows the last.
+        #expect(h.row(0) == " 1 Tally │ 2 Mirror │ 3 Rows")
         h.click(at: Point(x: 25, y: 0))
         #expect(h.host.selectedTab == 2)
         h.click(at: Point(x: 9, y: 0))                 // the divider selects nothing

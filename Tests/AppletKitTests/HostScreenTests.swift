@@ -18,7 +18,7 @@ struct HostScreenTests {
     @Test func firstFrameShowsTabBarPaneAndFooter() throws {
         let h = try threeTabs()
         h.expectRows(0..<4, toShow: """
-             1 Tally │ 2 Mirror │ 3 Rows │
+             1 Tally │ 2 Mirror │ 3 Rows
 
              Tally
 

@@ -156,6 +156,21 @@ struct NavigationHostTests {
         #expect(h.contains("✓ Deleted"), "the action's toast shows")
     }
 
+    @Test func aConfirmationHasOneBlankRowAboveItsMessageAndNoneUnderItsButtons() throws {
+        let h = try notesApp()
+        h.press("d")
+        // The box the host gives it: six rows, four inside the border.
+        let title = try #require(h.position(of: "Confirm (cannot be undone)"))
+        let (left, top) = (title.x - 3, title.y)
+        #expect(h.cell(x: left, y: top).grapheme == "╭" && h.cell(x: left, y: top + 5).grapheme == "╰")
+        let right = try #require((left + 1..<h.terminal.size.width).first { h.cell(x: $0, y: top).grapheme == "╮" })
+        let inside = h.screen.lines(in: Rect(x: left + 1, y: top + 1, width: right - left - 1, height: 4))
+        #expect(inside[0] == "", "a blank row above the message")
+        #expect(inside[1] == " Delete “Groceries”?")
+        #expect(inside[2] == "", "a blank row between the message and the buttons")
+        #expect(inside[3].hasSuffix("[ Cancel ]  [ Delete ]"), "the buttons on the last row inside: \(inside)")
+    }
+
     @Test func aConfirmationThatIsNotDestructiveStartsOnItsAction() async throws {
         let h = try notesApp()
         let ran = Mutex(0)

@@ -92,4 +92,55 @@ struct GridTests {
         #expect(render(Grid {}, width: width, height: height).size == Size(width: width, height: height))
         #expect(render(Grid { Divider(); GridRow {} }, width: width, height: height).size == Size(width: width, height: height))
     }
+
+    // MARK: Hidden rows
+
+    @Test func hidingARowLeavesTheOtherRowsWhereTheyWere() throws {
+        // The widest label was in the hidden row: the other rows' second column once moved left.
+        try Application.withCurrent(Application()) {
+            let manager = WidgetManager("grid-rows", widgets: ["progress": .visible])
+            let tree = ViewTree()
+            let grid = Grid(spacing: 2) {
+                GridRow { Text("ProgressBar"); Text("50%") }.widget("progress", in: manager)
+                GridRow { Text("Gauge"); Text("72%") }
+                GridRow { Text("Sparkline"); Text("▁▂▃") }
+            }
+            #expect(render(grid, width: 30, height: 3, tree: tree).lines == ["ProgressBar  50%", "Gauge        72%", "Sparkline    ▁▂▃"])
+            try manager.hide("progress")
+            // The row takes no space, and the columns keep their widths.
+            #expect(render(grid, width: 30, height: 3, tree: tree).lines == ["Gauge        72%", "Sparkline    ▁▂▃", ""])
+            // Row spacing is not left where the row was, either.
+            let spaced = Grid(spacing: 2, rowSpacing: 1) {
+                GridRow { Text("Gauge"); Text("72%") }
+                GridRow { Text("ProgressBar"); Text("50%") }.widget("progress", in: manager)
+                GridRow { Text("Sparkline"); Text("▁▂▃") }
+            }
+            try manager.show("progress")
+            #expect(render(spaced, width: 30, height: 5, tree: tree).lines
+                == ["Gauge        72%", "", "ProgressBar  50%", "", "Sparkline    ▁▂▃"])
+            try manager.hide("progress")
+            #expect(render(spaced, width: 30, height: 5, tree: tree).lines == ["Gauge        72%", "", "Sparkline    ▁▂▃", "", ""])
+            // The same when the row goes with a transition (the real app animates): the widths
+            // outlive the frames it takes.
+            try manager.show("progress")
+            let animated = ViewTree()
+            animated.animationsEnabled = true
+            var now = ContinuousClock.now
+            animated.clock = { now }
+            let revealed = Grid(spacing: 2) {
+                GridRow { Text("ProgressBar"); Text("50%") }.widget("progress", in: manager, transition: .reveal(.milliseconds(100)))
+                GridRow { Text("Gauge"); Text("72%") }
+            }
+            #expect(render(revealed, width: 30, height: 2, tree: animated).lines == ["ProgressBar  50%", "Gauge        72%"])
+            try manager.hide("progress")
+            for _ in 0..<3 {
+                _ = render(revealed, width: 30, height: 2, tree: animated)
+                now += .milliseconds(50)
+            }
+            #expect(render(revealed, width: 30, height: 2, tree: animated).lines == ["Gauge        72%", ""])
+            // Outside a grid a hidden widget still takes no space at all.
+            let stack = VStack(spacing: 1) { Text("a"); GridRow { Text("hidden") }.widget("progress", in: manager); Text("b") }
+            #expect(render(stack, width: 10, height: 3, tree: tree).lines == ["a", "", "b"])
+        }
+    }
 }

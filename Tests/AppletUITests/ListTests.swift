@@ -193,6 +193,36 @@ struct ListTests {
         #expect(events == [.toggled(2, true), .selected(2), .selected(3)])
     }
 
+    @Test func aMarkedRowUnderTheCursorLooksSelectedWithItsMark() {
+        // Reversed over the marked colours, the cursor row was a bright white bar (white text
+        // background, blue text): the loudest thing on screen. It looks as the cursor does on
+        // any row, with its ✓.
+        let tree = ViewTree()
+        let selection = SelectionBox()
+        let marked = MarkedRows()
+        marked.storage.withLock { $0 = [0, 2] }
+        let list = List(count: 4, selection: selection.binding) { Text("row \($0)") }.multiSelection(marked.binding)
+        _ = render(list, width: 12, height: 4, tree: tree)
+        #expect(tree.handleKey(KeyEvent(.down)))           // the list has focus; the cursor on row 1
+        let unmarkedCursor = render(list, width: 12, height: 4, tree: tree)[5, 1].style
+        tree.handleKey(KeyEvent(.down))                   // onto the marked row 2
+        let canvas = render(list, width: 12, height: 4, tree: tree)
+        #expect(canvas.lines == ["✓ row 0", "  row 1", "✓ row 2", "  row 3"])
+        for x in [0, 2, 5, 11] {
+            #expect(canvas[x, 2].style == unmarkedCursor, "column \(x) of the marked cursor row")
+        }
+        #expect(canvas[5, 2].style.attributes.contains(.reverse))
+        #expect(canvas[5, 2].style.background != ResolvedTheme.standard[.selection].background)
+        // The other marked row keeps the selection colours, not reversed.
+        #expect(canvas[5, 0].style.background == ResolvedTheme.standard[.selection].background)
+        #expect(!canvas[5, 0].style.attributes.contains(.reverse))
+        // Without focus the cursor row is dimmed, marked or not.
+        tree.resignFocus()
+        let unfocused = render(list, width: 12, height: 4, tree: tree)
+        #expect(unfocused[5, 2].style.attributes.isSuperset(of: [.reverse, .dim]))
+        #expect(unfocused[5, 2].style.background != ResolvedTheme.standard[.selection].background)
+    }
+
     @Test func markedRowsReadInMonochrome() {
         let tree = ViewTree()
         tree.theme = Theme.dark.resolved(for: .none)

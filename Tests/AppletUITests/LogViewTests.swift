@@ -200,4 +200,22 @@ struct LogViewTests {
         #expect(text(render(view, width: 3, height: 2, tree: tree)) == ["l…", "↓ …"])
         #expect(text(render(LogView(lines: []), width: 5, height: 2)) == ["", ""])
     }
+
+    @Test func inABoxTheFocusBarLiesOnTheBorder() {
+        // Beside the box's border the focus bar read as a double border (`││`).
+        let tree = ViewTree()
+        let view = Box { LogView(lines: logLines(12)) }
+        let canvas = render(view, width: 12, height: 5, tree: tree)
+        #expect(tree.focusedID != nil)
+        #expect(canvas.lines == ["┌──────────┐", "│line 9    │", "│line 10   │", "│line 11   ┃", "└──────────┘"])
+        #expect(canvas[11, 3].style == ResolvedTheme.standard[.focus])
+        #expect(canvas[11, 1].style == ResolvedTheme.standard[.border])
+        // Lines keep every column inside the box, and the indicator stays off the border.
+        let long = Box { LogView(lines: ["0123456789abc"]) }
+        #expect(render(long, width: 12, height: 3).line(1) == "│012345678…┃")
+        tree.handleKey(KeyEvent(.up))
+        let paused = render(view, width: 12, height: 5, tree: tree)
+        #expect(paused.line(3).hasPrefix("│↓ paused"))
+        #expect(paused[11, 3].grapheme == "│" && paused[11, 3].style == ResolvedTheme.standard[.border])
+    }
 }

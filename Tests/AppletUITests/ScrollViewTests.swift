@@ -302,4 +302,44 @@ struct ScrollViewTests {
             #expect(render(view, width: width, height: height, tree: tree).size == Size(width: width, height: height))
         }
     }
+
+    // MARK: In a box
+
+    @Test func inABoxTheBarLiesOnTheBorderNotBesideIt() {
+        // Beside the border the bar read as a double border (`┃│`, `││`). On it, the border is the
+        // track, the thumb is drawn over it, and the content keeps every column inside the box.
+        let tree = ViewTree()
+        let view = Box { lines(20) }
+        var canvas = render(view, width: 12, height: 6, tree: tree)
+        #expect(canvas.lines == [
+            "┌──────────┐",
+            "│line 0    ┃",
+            "│line 1    │",
+            "│line 2    │",
+            "│line 3    │",
+            "└──────────┘",
+        ])
+        // The track is the box's border, in its style; the thumb is in the focus style while the
+        // scroll view has focus (it takes focus: its content overflows).
+        let theme = ResolvedTheme.standard
+        #expect(canvas[11, 2].style == theme[.border])
+        #expect(canvas[11, 1].style == theme[.focus])
+        tree.handleKey(KeyEvent(.end))
+        canvas = render(view, width: 12, height: 6, tree: tree)
+        #expect(canvas.lines[1...4] == ["│line 16   │", "│line 17   │", "│line 18   │", "│line 19   ┃"])
+        // A click on the border's track scrolls there, as on a bar.
+        tree.handleMouse(MouseEvent(kind: .press(.left), position: Point(x: 11, y: 1)))
+        canvas = render(view, width: 12, height: 6, tree: tree)
+        #expect(canvas.line(1) == "│line 0    ┃")
+        // Content that fits: no thumb, the border as it always is, and nothing drawn on it.
+        let short = render(Box { lines(2) }, width: 12, height: 6)
+        #expect(short.lines == ["┌──────────┐", "│line 0    │", "│line 1    │", "│          │", "│          │", "└──────────┘"])
+        #expect(short[11, 1].style == theme[.border])
+    }
+
+    @Test func aBoxedHorizontalScrollViewPutsItsBarOnTheBottomBorder() {
+        let view = Box { ScrollView(.horizontal) { ForEach(0..<10) { Text("ab\($0) ") } } }
+        let canvas = render(view, width: 12, height: 3)
+        #expect(canvas.lines == ["┌──────────┐", "│ab0 ab1 ab│", "└━━────────┘"])
+    }
 }

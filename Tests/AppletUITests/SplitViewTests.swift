@@ -173,4 +173,28 @@ struct SplitViewTests {
             }
         }
     }
+
+    @Test func aPaneOfOnlyHiddenWidgetsTakesNoSpace() throws {
+        // A hidden pane left an empty half behind its divider: hidden means it takes no space.
+        try Application.withCurrent(Application()) {
+            let manager = WidgetManager("split-panes", widgets: ["tree": .visible])
+            let ratio = RatioBox(0.5)
+            let tree = ViewTree()
+            let split = SplitView(ratio: ratio.binding) {
+                Text("left")
+            } second: {
+                VStack { Text("Heading"); Text("tree") }.widget("tree", in: manager)
+            }
+            #expect(render(split, width: 21, height: 2, tree: tree).lines == ["left      │Heading", "          │tree"])
+            try manager.hide("tree")
+            let alone = render(split, width: 21, height: 2, tree: tree)
+            #expect(alone.lines == ["left", ""])
+            #expect(columnOfDivider(alone) == nil)
+            #expect(!tree.focusables.contains { $0 is SplitDividerNode }, "the divider of a collapsed split takes no focus")
+            // The ratio is kept for when the pane comes back.
+            try manager.show("tree")
+            #expect(render(split, width: 21, height: 2, tree: tree).line(0) == "left      │Heading")
+            #expect(ratio.value == 0.5)
+        }
+    }
 }

@@ -12,7 +12,7 @@ enum Workload {
     /// 29 the footer).
     static let listTop = 2
     static let listRows = height - 4
-    /// The column of each tab's digit in the tab bar ` 1 Counter │ 2 List │ 3 Mirror │`.
+    /// The column of each tab's digit in the tab bar ` 1 Counter │ 2 List │ 3 Mirror `.
     static let tabDigitColumns = [1, 13, 22]
 
     /// One key of the script.
@@ -93,7 +93,7 @@ enum Workload {
     /// shown, the selected row reversed across the width and its neighbours not).
     static func shows(_ model: Model, on screen: TerminalScreen) -> Bool {
         guard screen.row(height - 2) == statusLine(model), screen.row(height - 1) == footers[model.tab - 1] else { return false }
-        guard screen.row(0).hasPrefix(" 1 Counter │ 2 List │ 3 Mirror │") else { return false }
+        guard screen.row(0).hasPrefix(" 1 Counter │ 2 List │ 3 Mirror ") else { return false }
         for (index, x) in tabDigitColumns.enumerated() {
             let reversed = screen.cell(x: x, y: 0).attributes.contains(.reverse)
             if reversed != (index + 1 == model.tab) { return false }

@@ -1,9 +1,11 @@
+import AppletTesting
 import Foundation
 import Testing
 
 /// Colours as the terminal receives them: 256-colour and 8-colour terminals get colours they can
 /// show, and `NO_COLOR` turns colour off while bold and reverse stay (so the selected tab and the
-/// footer keys remain visible).
+/// footer keys remain visible). The applets use the theme's roles, never literal colours: the
+/// count is the theme's success colour.
 @Suite("Colours")
 struct ColorTests {
     /// Launches with extra environment, returns the rows of the first frame with their escapes.
@@ -38,11 +40,27 @@ struct ColorTests {
         }
     }
 
-    @Test("256-colour terminal: the count is green, the selected tab reversed in the theme's accent colour")
+    /// The palette entry a 256-colour terminal gets for a role of the dark theme (the demo's).
+    private static func paletteIndex(_ role: Theme.Role) throws -> String {
+        let rgb = try #require(Theme.dark[role].foreground).rgb
+        return String(ColorMapping.paletteIndex(rgb.0, rgb.1, rgb.2))
+    }
+
+    /// The first row holding `text`, with its escapes.
+    private static func row(_ rows: [String], containing text: String) throws -> String {
+        try #require(rows.first { $0.contains(text) }, "no row shows \(text)")
+    }
+
+    @Test("256-colour terminal: the count in the theme's success colour, the selected tab reversed in its accent colour")
     func colours() async throws {
         let rows = try await firstFrame([:])
-        let count = try #require(rows.first { $0.contains("Count:") })
-        #expect(Self.sgr(count).contains { $0.split(separator: ";").contains("32") }, "count row: \(count.debugDescription)")
+        let count = try Self.row(rows, containing: "Count:")
+        // The dark theme's success, (80, 250, 123), is a palette colour; not the basic green (32)
+        // the applet once asked for by name.
+        let success = try Self.paletteIndex(.success)
+        #expect(Self.sgr(count).contains { $0.hasSuffix("38;5;\(success)") || $0.contains("38;5;\(success);") },
+                "count row: \(count.debugDescription)")
+        #expect(!Self.sgr(count).contains { $0.split(separator: ";").contains("32") }, "count row: \(count.debugDescription)")
         // tmux writes attributes and colours as separate sequences: look at the selected tab's run,
         // everything before its label.
         let selected = String(rows[0][..<(rows[0].range(of: " 1 Counter")?.lowerBound ?? rows[0].endIndex)])
@@ -65,6 +83,9 @@ struct ColorTests {
         let params = rows.flatMap(Self.sgr).flatMap { $0.split(separator: ";") }
         #expect(!params.contains("38") && !params.contains("48"), "palette colours on an 8-colour terminal")
         #expect(!params.contains { Int($0).map { (90...107).contains($0) } ?? false }, "bright colours on an 8-colour terminal")
-        #expect(params.contains("32"), "the count should still be green")
+        // The success role's basic colour: green on the count's row.
+        let count = try Self.row(rows, containing: "Count:")
+        #expect(Self.sgr(count).contains { $0.split(separator: ";").contains("32") },
+                "the count should be the success role's basic colour, green: \(count.debugDescription)")
     }
 }

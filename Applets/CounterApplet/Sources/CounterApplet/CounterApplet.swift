@@ -12,7 +12,7 @@ public struct CounterApplet: Applet {
     public var body: some View {
         VStack(spacing: 1) {
             Text("Counter").bold()
-            Text("Count: \(counter.count)").foregroundColor(.green)
+            Text("Count: \(counter.count)").themed(.success)
             HStack(spacing: 2) {
                 Button("Decrement") { counter.count -= 1 }
                 Button("Increment") { counter.count += 1 }

@@ -32,6 +32,21 @@ struct CounterAppletTests {
         #expect(host.contains("Count: 0"))
     }
 
+    @Test(arguments: [Theme.dark, Theme.light])
+    func theCountIsInTheThemesSuccessColour(theme: Theme) throws {
+        // A literal green was hard to read on a light background; the theme's role reads on both.
+        let host = try AppletTestHost(CounterApplet(), width: 80, height: 12, theme: theme)
+        let success = theme.resolved(for: .palette256)[.success]
+        let count = try #require(host.position(of: "Count: 0"))
+        for x in count.x..<(count.x + 8) {
+            #expect(host.cell(x: x, y: count.y).style.foreground == success.foreground, "column \(x), \(theme.name) theme")
+        }
+        // Eight colours: the role's basic fallback, still green.
+        let basic = try AppletTestHost(CounterApplet(), width: 80, height: 12, colorSupport: .basic8, theme: theme)
+        let at = try #require(basic.position(of: "Count: 0"))
+        #expect(basic.cell(x: at.x, y: at.y).style.foreground == .ansi(.green))
+    }
+
     @Test func theCountIsKeptAcrossRestarts() throws {
         let first = try AppletTestHost(CounterApplet())
         first.press("+", "+")

@@ -19,13 +19,13 @@ public struct DashboardApplet: Applet {
             Text("Dashboard").bold()
             HStack(spacing: 1) {
                 Text("Shared counter:")
-                Text("\(count)").bold().foregroundColor(.cyan)
+                Text("\(count)").themed(.accent)
                 Text(count % 2 == 0 ? "(even)" : "(odd)").dim()
             }
             HStack(spacing: 1) {
                 Text("Goal \(goal):")
                 HStack {
-                    Text(String(repeating: "█", count: filled)).foregroundColor(count >= goal ? .green : .yellow)
+                    Text(String(repeating: "█", count: filled)).themed(count >= goal ? .success : .warning)
                     Text(String(repeating: "░", count: 30 - filled)).dim()
                 }
                 Text(count >= goal ? "reached" : "\(goal - count) to go")

@@ -59,11 +59,8 @@ public struct ProcessMonitorApplet: Applet {
             })
         let focus = $focus
         return VStack {
-            HStack {
-                Text(summary(shown: rows.count)).bold()
-                Spacer()
-                Text(state.lastRefresh.map { "refreshed \(MonitorFormat.time($0))" } ?? "reading /proc…").themed(.muted)
-            }
+            MonitorHeader(shown: rows.count, total: state.processes.count, isFiltered: !state.filter.isEmpty,
+                          sort: sort, refreshed: state.lastRefresh.map(MonitorFormat.time))
             if let problem = state.problem {
                 Text("✗ \(problem)").themed(.error)
             }
@@ -92,12 +89,6 @@ public struct ProcessMonitorApplet: Applet {
         }
     }
 
-    private func summary(shown: Int) -> String {
-        let count = state.filter.isEmpty ? "\(state.processes.count) processes"
-                                         : "\(shown) of \(state.processes.count) processes"
-        return "\(count) · sorted by \(sort.column.title) \(sort.ascending ? "▲" : "▼")"
-    }
-
     // MARK: Keys
 
     /// The monitor's keys, by id (`keys.toml` rebinds them): sorting, the filter, moving, the
@@ -122,6 +113,45 @@ public struct ProcessMonitorApplet: Applet {
             Command(id: "monitor.next", "Next process", keys: ["j", "down"], showsInFooter: false) { send(.move(by: 1)) },
             Command(id: "monitor.previous", "Previous process", keys: ["k", "up"], showsInFooter: false) { send(.move(by: -1)) },
         ]
+    }
+}
+
+/// The monitor's top line: how many processes, the sort with its mark, and when `/proc` was
+/// read. It stays on one line at every width (it once wrapped, pushing the table down): as the
+/// pane narrows it drops the time's label, then the time, then says `by` for `sorted by`, and
+/// at last cuts the count, never the sort and its mark.
+struct MonitorHeader: View {
+    let shown: Int
+    let total: Int
+    let isFiltered: Bool
+    let sort: MonitorSort
+    /// The time of the last read (`14:05:09`), nil before the first.
+    let refreshed: String?
+
+    var body: some View {
+        let count = isFiltered ? "\(shown) of \(total) processes" : "\(total) processes"
+        let mark = "\(sort.column.title) \(sort.ascending ? "▲" : "▼")"
+        let summary = "\(count) · sorted by \(mark)"
+        let short = " · by \(mark)"
+        return ViewThatFits {
+            HStack {
+                Text(summary).bold()
+                Spacer(minLength: 1)
+                Text(refreshed.map { "refreshed \($0)" } ?? "reading /proc…").themed(.muted)
+            }
+            HStack {
+                Text(summary).bold()
+                Spacer(minLength: 1)
+                Text(refreshed ?? "reading…").themed(.muted)
+            }
+            Text(summary).bold()
+            Text(count + short).bold()
+            // The last resort: the sort keeps its width, the count is cut (`12 of 3…`).
+            HStack {
+                Text(isFiltered ? "\(shown)/\(total)" : "\(total)").lineLimit(1).bold()
+                Text(short).bold().frame(width: short.terminalWidth)
+            }
+        }
     }
 }
 

@@ -156,6 +156,37 @@ struct ProcessMonitorAppletTests {
         #expect(large.host.lines.filter { $0.contains(" S ") || $0.contains(" R ") }.count == 8)
     }
 
+    @Test func theHeaderStaysOnOneLineAtEveryWidth() async throws {
+        // At 50 columns the header wrapped: its `▼` dropped onto a line of its own and pushed
+        // the table down. It now says less as the pane narrows, and keeps the sort and its mark.
+        let m = try await MonitorHarness(width: 120, height: 24).started()
+        let time = timeText(fixedNow)
+        func header(at width: Int) -> String {
+            m.host.resize(width: width, height: 24)
+            return m.host.row(1)
+        }
+        for width in 20...120 {
+            let line = header(at: width)
+            #expect(line.contains("CPU% ▼"), "at \(width) columns the sort mark is gone: \(line)")
+            #expect(m.host.row(2).hasPrefix(" Filter"), "at \(width) columns the header took more than one row:\n\(m.host.text)")
+        }
+        #expect(header(at: 80) == " 8 processes · sorted by CPU% ▼                              refreshed \(time)")
+        #expect(header(at: 50) == " 8 processes · sorted by CPU% ▼" + String(repeating: " ", count: 10) + time)
+        #expect(header(at: 40) == " 8 processes · sorted by CPU% ▼")
+        #expect(header(at: 30) == " 8 processes · by CPU% ▼")
+        #expect(header(at: 20) == " 8 · by CPU% ▼")
+        #expect(m.host.cell(x: 1, y: 1).style.attributes.contains(.bold))
+        // Filtered, at the narrowest: the count is cut, not the sort.
+        m.host.press("/")
+        m.host.type("s")
+        m.host.press("enter")
+        m.host.press("m")
+        let narrow = header(at: 20)
+        #expect(narrow.hasSuffix(" · by RSS ▼"), "\(narrow)")
+        #expect(m.host.row(2).hasPrefix(" Filter"))
+        #expect(header(at: 60).contains(" of 8 processes · sorted by RSS ▼"))
+    }
+
     @Test func sortKeysReorderTheRowsAndPressingAgainFlips() async throws {
         let m = try await MonitorHarness().started()
         let names = ["systemd", "kthreadd", "sshd", "postgres", "sleep", "swift-frontend", "bash", "tmux: server"]

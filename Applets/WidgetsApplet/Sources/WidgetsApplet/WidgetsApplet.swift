@@ -80,13 +80,18 @@ struct InputsPage: View {
     ]
     """.utf8))) ?? []
 
+    /// The profile's text fields are this wide: a field is as wide as its text when nothing
+    /// sets its width, and the box around them widened with every key typed.
+    static let fieldWidth = 24
+
     var body: some View {
         VStack(spacing: 1) {
             Box(title: "Profile", style: .rounded) {
                 Grid(spacing: 2) {
-                    GridRow { Label("Name", key: "f2"); TextField("your name", text: $gallery.name) }
+                    // Both labels in the text style: the same kind of thing looks the same.
+                    GridRow { Label("Name", key: "f2"); TextField("your name", text: $gallery.name).frame(width: Self.fieldWidth) }
                         .widget("name", in: .gallery, transition: .reveal)
-                    GridRow { Text("Password").themed(.muted); TextField("secret", text: $gallery.password).secure() }
+                    GridRow { Text("Password"); TextField("secret", text: $gallery.password).secure().frame(width: Self.fieldWidth) }
                         .widget("password", in: .gallery)
                 }
             }
@@ -102,11 +107,20 @@ struct InputsPage: View {
                 }
             }
             .widget("form", in: .gallery, transition: .fade)
-            Box(title: "Settings (built by FormFactory from JSON)") {
-                (try? FormFactory(values: Application.state(\.galleryForm)).makeWidgets(from: Self.settings, in: .gallery))
+            // No blank rows between these: the page still fits an 80x24 terminal with the notes'
+            // frame, and the boxes' borders set them apart.
+            VStack {
+                Box(title: "Settings (built by FormFactory from JSON)") {
+                    (try? FormFactory(values: Application.state(\.galleryForm)).makeWidgets(from: Self.settings, in: .gallery))
+                }
+                // Framed, so it reads as a place to type rather than as text on the page.
+                Box(title: "Notes (TextArea)") {
+                    TextArea(text: $gallery.notes, placeholder: "Write here; Enter starts a new line")
+                }
+                .frame(height: 6)
+                .widget("notes", in: .gallery)
+                Text("Last event: \(gallery.lastEvent)").lineLimit(1).themed(.muted)
             }
-            TextArea(text: $gallery.notes).frame(height: 4).widget("notes", in: .gallery)
-            Text("Last event: \(gallery.lastEvent)").lineLimit(1).themed(.muted)
         }
     }
 }
@@ -121,10 +135,14 @@ struct ListsPage: View {
 
     var body: some View {
         HStack(spacing: 1) {
-            Box(title: "List: Space marks, / searches, n next") {
-                List(count: Self.fruits.count, selection: $gallery.fruit) { Text(Self.fruits[$0]) }
-                    .multiSelection($gallery.picked)
-                    .searchable { Self.fruits[$0] }
+            // A short title that fits the box; the keys on a muted line under the list.
+            Box(title: "List") {
+                VStack {
+                    List(count: Self.fruits.count, selection: $gallery.fruit) { Text(Self.fruits[$0]) }
+                        .multiSelection($gallery.picked)
+                        .searchable { Self.fruits[$0] }
+                    Text("Space marks, / searches, n next").lineLimit(1).themed(.muted)
+                }
             }
             .frame(width: 38)
             Box(title: "LogView (F6 adds; End follows)") {
@@ -171,10 +189,13 @@ struct DataPage: View {
             }
             .widget("table", in: .gallery)
         } second: {
+            // The heading hides with the tree (F5), and the split then leaves the table the
+            // whole width: hidden takes no space.
             VStack {
                 Text("Tree: → opens, ← closes").themed(.title)
-                Tree(Self.tree, expanded: $gallery.expanded, selection: $gallery.node).widget("tree", in: .gallery, transition: .reveal)
+                Tree(Self.tree, expanded: $gallery.expanded, selection: $gallery.node)
             }
+            .widget("tree", in: .gallery, transition: .reveal)
         }
     }
 }

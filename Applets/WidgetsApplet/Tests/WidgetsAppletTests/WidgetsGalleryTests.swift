@@ -68,6 +68,119 @@ struct WidgetsGalleryTests {
         #expect(!g.contains("your name"))
     }
 
+    // MARK: How the pages look
+
+    /// The box on screen whose top border holds `title`: its left and right columns and its rows.
+    private func box(_ g: AppletTestHost, titled title: String) throws -> (left: Int, right: Int, top: Int, bottom: Int) {
+        let at = try #require(g.position(of: "─ \(title) "), "no box titled \(title)")
+        let (left, top) = (at.x - 1, at.y)
+        let corners: Set<Character> = ["┐", "╮"], bottoms: Set<Character> = ["┘", "╯"]
+        let right = try #require((left + 1..<g.terminal.size.width).first { corners.contains(g.cell(x: $0, y: top).grapheme) })
+        let bottom = try #require((top + 1..<g.terminal.size.height).first { bottoms.contains(g.cell(x: right, y: $0).grapheme) })
+        return (left, right, top, bottom)
+    }
+
+    @Test func theProfileKeepsItsWidthWhileTyping() throws {
+        let g = try gallery()
+        let before = try box(g, titled: "Profile")
+        g.press("tab")
+        g.type("Ada Lovelace, Countess of Lovelace")
+        #expect(g.application.gallery.value.name == "Ada Lovelace, Countess of Lovelace")
+        let after = try box(g, titled: "Profile")
+        #expect(after.right == before.right, "the box widened as the name was typed")
+        #expect(g.contains("of Lovelace"), "the field scrolls to show where the typing is")
+    }
+
+    @Test func theNameAndPasswordLabelsLookAlike() throws {
+        let g = try gallery()
+        let name = try #require(g.position(of: "Name"))
+        let password = try #require(g.position(of: "Password"))
+        for i in 0..<4 {
+            #expect(g.cell(x: name.x + i, y: name.y).style == g.cell(x: password.x + i, y: password.y).style)
+        }
+        #expect(g.cell(x: password.x, y: password.y).style == .plain)
+    }
+
+    @Test func theTextAreaIsFramed() throws {
+        let g = try gallery()
+        let frame = try box(g, titled: "Notes (TextArea)")
+        #expect(frame.bottom - frame.top == 5, "four lines inside the frame")
+        let text = try #require(g.position(of: "Notes go here."))
+        #expect(text.y == frame.top + 1 && text.x == frame.left + 1)
+        #expect(g.cell(x: frame.left, y: text.y).grapheme == "│" && g.cell(x: frame.right, y: text.y).grapheme == "│")
+        // With the frame the page still fits an 80x24 terminal, down to its status line.
+        g.resize(width: 80, height: 24)
+        let notes = try box(g, titled: "Notes (TextArea)")
+        #expect(notes.bottom - notes.top == 5)
+        #expect(g.row(notes.bottom + 1).hasPrefix(" Last event: "), "\(g.text)")
+        g.resize(width: 120, height: 40)
+        // A click puts the cursor in it, and typing goes inside the frame.
+        g.click(at: text)
+        g.type("Hi ")
+        #expect(g.application.gallery.value.notes.hasPrefix("Hi Notes go here."))
+        #expect(g.position(of: "Hi Notes go here.") == text)
+    }
+
+    @Test func theListsTitleFitsAndItsKeysAreOnAMutedLine() throws {
+        let g = try gallery()
+        g.press("right")
+        let list = try box(g, titled: "List")
+        #expect(!g.row(list.top).contains("…"), "the title is cut: \(g.row(list.top))")
+        let help = try #require(g.position(of: "Space marks, / searches, n next"))
+        #expect(help.x > list.left && help.x < list.right && help.y < list.bottom)
+        #expect(g.cell(x: help.x, y: help.y).style.foreground == Theme.dark.resolved(for: .palette256)[.muted].foreground)
+        for width in [80, 100, 160] {
+            g.resize(width: width, height: 30)
+            let top = try box(g, titled: "List").top
+            #expect(!g.row(top).contains("…"), "at \(width) columns: \(g.row(top))")
+        }
+    }
+
+    @Test func theTreeHidesWithItsHeadingAndTheTableTakesTheSpace() throws {
+        let g = try gallery()
+        g.press("right", "right")
+        #expect(g.contains("Tree: → opens, ← closes") && g.contains("▾ Sources"))
+        let header = try #require(g.position(of: "Mem KB"))
+        #expect(g.row(header.y).contains("│"), "the split's divider")
+        g.press("f5")
+        #expect(!g.contains("Tree: → opens, ← closes"), "the heading stayed over an empty pane")
+        #expect(!g.contains("▾ Sources"))
+        let alone = try #require(g.position(of: "Mem KB"))
+        #expect(!g.row(alone.y).contains("│"), "no divider before an empty pane")
+        #expect(alone.x + 6 >= g.terminal.size.width - 2, "the table takes the whole width: \(g.row(alone.y))")
+        g.press("f5")
+        #expect(g.contains("Tree: → opens, ← closes"))
+    }
+
+    @Test func hidingTheProgressBarMovesNoOtherRowSideways() throws {
+        let g = try gallery()
+        g.press("right", "right", "right")
+        let rows = ["Gauge", "Sparkline", "Spinner", "Label"]
+        func line(_ label: String) -> String? { g.lines.first { $0.hasPrefix(" \(label) ") } }
+        let before = rows.map(line)
+        #expect(g.contains("ProgressBar"))
+        g.press("f4")
+        #expect(!g.contains("ProgressBar"))
+        #expect(rows.map(line) == before)
+        g.press("f4")
+        #expect(g.contains("ProgressBar") && rows.map(line) == before)
+    }
+
+    @Test func theScrollViewsBarLiesOnItsBoxsBorder() throws {
+        let g = try gallery()
+        g.press("right", "right", "right", "right")
+        let frame = try box(g, titled: "ScrollView (wheel, ↑↓)")
+        let bars: Set<Character> = ["│", "┃"]
+        var thumbs = 0
+        for y in (frame.top + 1)..<frame.bottom {
+            #expect(bars.contains(g.cell(x: frame.right, y: y).grapheme))
+            if g.cell(x: frame.right, y: y).grapheme == "┃" { thumbs += 1 }
+            // Inside the border, no second line: content or blank.
+            #expect(!bars.contains(g.cell(x: frame.right - 1, y: y).grapheme), "a double border on row \(y): \(g.row(y))")
+        }
+        #expect(thumbs > 0, "the thumb shows on the border")
+    }
+
     @Test func typedEventsShowInTheStatusLine() throws {
         let g = try gallery()
         g.press("tab")

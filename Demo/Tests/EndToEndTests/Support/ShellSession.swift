@@ -19,8 +19,9 @@ import Darwin
 /// ```
 final class ShellSession {
     static let prompt = "e2e$"
-    /// Row 0 of every frame of the app at a normal size.
-    static let tabBar = " 1 Counter │ 2 Dashboard │ 3 List │ 4 Widgets │ 5 Notes │ 6 Processes │"
+    /// Row 0 of every frame of the app at a normal size (dividers between the tabs, none after
+    /// the last; tmux trims the row's trailing spaces).
+    static let tabBar = " 1 Counter │ 2 Dashboard │ 3 List │ 4 Widgets │ 5 Notes │ 6 Processes"
 
     let tmux: Tmux
     /// The shell's working folder (the test's scratch space).
