@@ -16,7 +16,7 @@ APPLETS := $(sort $(dir $(wildcard Applets/*/Package.swift)))
 # apt-get needs root: use sudo when we are not root and it exists.
 SUDO := $(shell if [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then echo sudo; fi)
 
-.PHONY: run build release test test-framework test-applets test-demo test-packaging test-fuzz fuzz fuzz-build flaky bench bench-tabs bench-tabs-run clean deps test-deps
+.PHONY: run build release screens test test-framework test-applets test-demo test-packaging test-fuzz fuzz fuzz-build flaky bench bench-tabs bench-tabs-run clean deps test-deps
 
 run: build
 	$(BUILD)/debug/appletkit $(ARGS)
@@ -72,6 +72,12 @@ test-fuzz: fuzz-build
 
 fuzz: fuzz-build
 	FUZZ_SECONDS=$(FUZZ_SECONDS) Scripts/fuzz.sh long
+
+# The screens in README.md and Docs/*.md, drawn again from their scenes (Demo/Sources/DemoScreens:
+# each tab and overlay on fixtures, the same on every machine). make test checks they are current.
+screens: deps
+	$(SWIFT) build --package-path Demo $(SCRATCH) --product appletkit-screens
+	$(BUILD)/debug/appletkit-screens README.md Docs/*.md
 
 # Finds flaky tests before CI does: the suites that drive real terminals (the demo's end-to-end and
 # reliability suites, the framework's pseudo-terminal suites) RUNS times on one build, then every
