@@ -153,7 +153,9 @@ final class ConfirmationLayer: HostLayer {
         let application = self.application
         let view = ConfirmationView(confirmation) { confirmed in application.answer(confirmation.id, confirmed: confirmed) }
         let wanted = ViewTree.idealSize(of: view, proposal: ProposedSize(width: width, height: nil))
-        let height = min(area.height, max(5, wanted.height))
+        // Six rows at least (a blank row, the message, a blank row, the buttons), more when the
+        // message wraps to more lines than that leaves room for.
+        let height = min(area.height, max(6, wanted.height))
         guard width > 4, height > 2 else { return }
         let box = Rect(x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width: width, height: height)
         canvas.fill(box, with: .blank())
