@@ -75,6 +75,8 @@ final class TextAreaNode: Node, FocusableNode {
     let cursorStyle: Style
     var isFocused = false
     var takesTextInput: Bool { true }
+    /// The keys it edits with: every key `TextEditCommand` reads (not Tab, Esc or function keys).
+    func usesKey(_ key: KeyEvent) -> Bool { TextEditCommand(key) != nil }
     /// The lines drawn in the last frame (only those on screen are drawn).
     private(set) var drawnLines: Range<Int> = 0..<0
 

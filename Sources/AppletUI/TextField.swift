@@ -93,6 +93,16 @@ final class TextFieldNode: Node, FocusableNode {
     var isFocused = false
     var takesTextInput: Bool { true }
 
+    /// The keys it edits with: typing, moving and deleting, and Enter (which submits); not the
+    /// line moves a one-line field has no use for, nor Tab, Esc or function keys.
+    func usesKey(_ key: KeyEvent) -> Bool {
+        guard let command = TextEditCommand(key) else { return false }
+        switch command {
+        case .up, .down, .pageUp, .pageDown: return false
+        default: return true
+        }
+    }
+
     init(id: ViewID, placeholder: String, text: Binding<String>, isSecure: Bool, state: WidgetStateBox<TextEditState>,
          emit: EventEmitter<TextFieldEvent>, style: Style, placeholderStyle: Style, cursorStyle: Style) {
         self.focusID = id

@@ -292,7 +292,10 @@ public final class ViewTree {
 
     private static func uses(_ key: KeyEvent, widget: (any FocusableNode)?) -> Bool {
         guard let widget else { return false }
-        return widget.takesTextInput ? !key.modifiers.contains(.ctrl) : widget.usesKey(key)
+        // A widget taking text (a field, a list's search) takes every printable key, and says
+        // which others it uses: the footer keeps the function keys, Tab and Esc that still work.
+        if widget.takesTextInput, case .char = key.code, key.modifiers.isDisjoint(with: [.ctrl, .alt]) { return true }
+        return widget.usesKey(key)
     }
 
     private var focusedWidget: (any FocusableNode)? {

@@ -140,9 +140,10 @@ struct KeyRoutingHostTests {
     func footerHidesTypedKeys() throws {
         let h = try AppletTestHost(NotesLikeApplet(), width: 100, height: 12)
         #expect(!h.row(11).contains("? Help") && !h.row(11).contains("q Quit"), "\(h.row(11))")
-        #expect(h.row(11).contains("Ctrl-A Add") && h.row(11).contains("Esc Leave field"), "\(h.row(11))")
+        // Ctrl-A moves the field's cursor to the start, so Add does not run from here: not shown.
+        #expect(!h.row(11).contains("Ctrl-A Add") && h.row(11).contains("Esc Leave field"), "\(h.row(11))")
         h.press("esc")
-        #expect(h.row(11).contains("? Help") && h.row(11).contains("q Quit"), "\(h.row(11))")
+        #expect(h.row(11).contains("? Help") && h.row(11).contains("q Quit") && h.row(11).contains("Ctrl-A Add"), "\(h.row(11))")
         #expect(!h.row(11).contains("Esc Leave field"))
         h.press("tab")
         #expect(!h.row(11).contains("? Help") && !h.row(11).contains("q Quit"), "\(h.row(11))")

@@ -40,6 +40,19 @@ struct RenameView: View {
     }
 }
 
+/// A field and commands on a function key and a letter.
+struct FieldAndKeysApplet: Applet {
+    let id = "fieldkeys"
+    let title = "Field"
+    @AppState(\.noteDraft) private var draft
+
+    var body: some View { TextField("Name", text: $draft) }
+
+    var commands: [Command] {
+        [Command(id: "fieldkeys.hide", "Hide", keys: ["f2"]) {}, Command(id: "fieldkeys.x", "Letter", keys: ["x"]) {}]
+    }
+}
+
 @Suite("Layers: the host as a stack")
 @MainActor
 struct LayerTests {
@@ -127,6 +140,13 @@ struct LayerTests {
         // Help opened from the palette lists what worked there: the palette's keys, not the tab's.
         #expect(h.contains("Run") && h.contains("Close"))
         #expect(!h.contains("Zero"))
+    }
+
+    @Test func whileTypingTheFooterKeepsTheKeysThatStillWork() throws {
+        let h = try AppletTestHost(tabs: [Tab(FieldAndKeysApplet())], width: 100, height: 10)
+        let footer = h.lines.last ?? ""
+        // F2 and Tab still work in a field; x would be typed.
+        #expect(footer.contains("F2 Hide") && footer.contains("Esc Leave field") && !footer.contains("x Letter"), "\(footer)")
     }
 
     // MARK: Mouse under overlays
