@@ -51,16 +51,29 @@ public struct DemoScene: Sendable {
             scene.press("3")
         },
         DemoScene("widgets", "the Widgets gallery's Lists page with two rows marked") { scene in
-            scene.press("4")
-            await scene.settle()
-            scene.press("shift-tab", "right")
-            await scene.settle()
-            scene.press("tab", "down", "down", "space", "down", "space", "down")
+            scene.press("4", "right", "tab", "down", "down", "space", "down", "space", "down")
+        },
+        DemoScene("widgets-inputs", "the Widgets gallery's Inputs page, a name typed") { scene in
+            scene.press("4", "tab")
+            scene.type("Ada")
+        },
+        DemoScene("widgets-data", "the Widgets gallery's Data page: a table and a tree") { scene in
+            scene.press("4", "right", "right")
         },
         DemoScene("notes", "a note saved, with its toast") { scene in
             scene.press("5", "down", "enter", "e", "end")
             scene.type(" notes")
             scene.press("ctrl-s")
+        },
+        DemoScene("notes-list", "the Notes tab's list") { scene in
+            scene.press("5")
+        },
+        DemoScene("note", "a note opened from the list") { scene in
+            scene.press("5", "down", "enter")
+        },
+        DemoScene("palette-notes", "Ctrl-P over a note, filtered for tags") { scene in
+            scene.press("5", "down", "enter", "ctrl-p")
+            scene.type("tags")
         },
         DemoScene("processes", "the process monitor on a fixed process list, sorted by memory") { scene in
             try await scene.processes()
