@@ -17,18 +17,31 @@ public struct DemoScene: Sendable {
     public let name: String
     /// What it shows, for a failure message.
     public let summary: String
+    /// A `keys.toml` the app starts with, and the name it is shown under.
+    let keymap: (text: String, file: String)?
     let steps: @MainActor @Sendable (SceneHost) async throws -> Void
 
-    init(_ name: String, _ summary: String, steps: @escaping @MainActor @Sendable (SceneHost) async throws -> Void) {
+    init(_ name: String, _ summary: String, keymap: (text: String, file: String)? = nil,
+         steps: @escaping @MainActor @Sendable (SceneHost) async throws -> Void) {
         self.name = name
         self.summary = summary
+        self.keymap = keymap
         self.steps = steps
     }
 
     /// The demo on a headless terminal of that size, after the scene's steps: its screen.
     @MainActor
     public func render(width: Int, height: Int, theme: Theme = .dark, colorSupport: ColorSupport = .palette256) async throws -> Canvas {
-        let host = try AppletTestHost(tabs: DemoTabs.all, width: width, height: height, colorSupport: colorSupport, theme: theme)
+        let parsed = keymap.map { Keymap.parse($0.text, file: $0.file) }
+        let host = try AppletTestHost(tabs: DemoTabs.all, width: width, height: height, colorSupport: colorSupport, theme: theme,
+                                      keymap: parsed?.keymap ?? Keymap())
+        if let parsed {
+            // What an AppletApp says about its keymap once the first frame is out.
+            let problems = parsed.issues.map(\.description) + host.host.keyProblems()
+            if let first = problems.first {
+                host.host.notify(problems.count == 1 ? first : "\(first) (and \(problems.count - 1) more in the log)")
+            }
+        }
         let scene = SceneHost(host: host)
         try await steps(scene)
         await host.settle()
@@ -38,6 +51,11 @@ public struct DemoScene: Sendable {
     }
 
     public static func named(_ name: String) -> DemoScene? { all.first { $0.name == name } }
+
+    /// The scenes every size, theme and colour depth is checked on: each tab, and each overlay
+    /// and dialog (the others are pages and moments the documents show).
+    public static let matrix = ["counter", "dashboard", "list", "widgets", "notes", "processes",
+                                "help", "palette", "action-log", "sheet", "confirmation", "signal"]
 
     /// Every scene: each tab, and each overlay and dialog.
     public static let all: [DemoScene] = [
@@ -74,6 +92,10 @@ public struct DemoScene: Sendable {
         DemoScene("palette-notes", "Ctrl-P over a note, filtered for tags") { scene in
             scene.press("5", "down", "enter", "ctrl-p")
             scene.type("tags")
+        },
+        DemoScene("keymap-warning", "a keymap naming a command that does not exist",
+                  keymap: ("# my keys\n[keys]\n\"notes.sav\" = \"ctrl-s\"\n", "~/.config/appletkit/keys.toml")) { scene in
+            scene.press("5")
         },
         DemoScene("processes", "the process monitor on a fixed process list, sorted by memory") { scene in
             try await scene.processes()

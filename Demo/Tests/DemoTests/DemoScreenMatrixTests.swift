@@ -14,7 +14,7 @@ struct DemoScreenMatrixTests {
     static let themes: [(String, Theme)] = [("dark", .dark), ("light", .light)]
     static let depths: [(String, ColorSupport)] = [("8", .basic8), ("256", .palette256)]
 
-    @Test(arguments: DemoScene.all.map(\.name))
+    @Test(arguments: DemoScene.matrix)
     func scene(_ name: String) async throws {
         let scene = try #require(DemoScene.named(name))
         for (width, height) in Self.sizes {
