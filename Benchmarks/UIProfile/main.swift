@@ -1,4 +1,5 @@
 import AppletKit
+import Foundation
 import UIScreens
 
 // A plain timing loop over the same screens as UIBenchmarks (no harness), for profiling with
