@@ -186,8 +186,8 @@ public struct StandardOptions: ParsableArguments, Sendable {
     @Option(name: .long, help: ArgumentHelp("Log detail: trace, debug (state changes), info, notice, warning, error or critical.", valueName: "level"))
     public var logLevel: String = "info"
 
-    @Option(name: .long, help: ArgumentHelp("Colour theme (dark or light unless the app adds its own).", valueName: "name"))
-    public var theme: String = "dark"
+    @Option(name: .long, help: ArgumentHelp("Colour theme: auto (the default: dark or light by the terminal's background), or dark, light, or one the app adds.", valueName: "name"))
+    public var theme: String = "auto"
 
     @Flag(name: .long, help: "Show and hide widgets at once, without transitions.")
     public var noAnimation = false
@@ -203,6 +203,9 @@ public struct StandardOptions: ParsableArguments, Sendable {
 
     @Option(name: .long, help: ArgumentHelp("Replay a recorded session without a terminal and print the screen it ends on.", valueName: "file"))
     public var replay: String?
+
+    @Flag(name: .long, help: "Ask the terminal what it is, print what was found, what will be used and why, and exit.")
+    public var diagnose = false
 
     public init() {}
 }
@@ -234,8 +237,8 @@ public struct AppletAppCommand<App: AppletApp>: AsyncParsableCommand {
     }
 
     public mutating func validate() throws {
-        guard App.themes[standard.theme] != nil else {
-            throw ValidationError("unknown theme '\(standard.theme)'; use one of: \(App.themes.keys.sorted().joined(separator: ", "))")
+        guard standard.theme == "auto" || App.themes[standard.theme] != nil else {
+            throw ValidationError("unknown theme '\(standard.theme)'; use one of: \((["auto"] + App.themes.keys.sorted()).joined(separator: ", "))")
         }
         guard Logger.Level(rawValue: standard.logLevel) != nil else {
             throw ValidationError("unknown log level '\(standard.logLevel)'; use one of: \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -286,6 +289,9 @@ public struct AppletAppCommand<App: AppletApp>: AsyncParsableCommand {
         if let path = standard.replay {
             return await replay(absolute(path), app: app, standard: standard, log: log)
         }
+        if standard.diagnose {
+            return diagnose(standard: standard, log: log)
+        }
         let tabs = app.tabs
         guard !tabs.isEmpty else { return fail("the app has no tabs to show", log: log) }
         var initial: Int?   // nil: the tab that was up when the app last ended
@@ -306,7 +312,9 @@ public struct AppletAppCommand<App: AppletApp>: AsyncParsableCommand {
             let keymapFile = keymapPath(standard, environment: environment)
             let (keymap, keymapIssues) = Keymap.load(path: keymapFile)
             let host = try AppletHost(tabs: tabs, initialTab: initial, terminal: terminal,
-                                      theme: App.themes[standard.theme] ?? .dark, animations: !standard.noAnimation,
+                                      theme: standard.theme == "auto" ? nil : App.themes[standard.theme] ?? .dark,
+                                      themes: (App.themes["dark"] ?? .dark, App.themes["light"] ?? .light),
+                                      animations: !standard.noAnimation,
                                       keymap: keymap)
             host.showsRoutingTrace = standard.debugKeys
             host.shell = app.shell
@@ -360,13 +368,45 @@ public struct AppletAppCommand<App: AppletApp>: AsyncParsableCommand {
                     app.dependencies(&dependencies)
                     return dependencies
                 },
-                tabs: { app.tabs }, theme: App.themes[standard.theme] ?? .dark, shell: app.shell,
+                tabs: { app.tabs }, theme: App.themes[standard.theme] ?? App.themes["dark"] ?? .dark, shell: app.shell,
                 statusBar: App.StatusBar.self == EmptyView.self ? nil : AnyView(app.statusBar))
             print(lines.joined(separator: "\n"))
             return 0
         } catch {
             return fail("\(error)", log: log)
         }
+    }
+
+    /// `--diagnose`: starts the terminal as a run would (the probe included), gives it back at
+    /// once, and prints what it said, what will be used and why. Status 0, or 1 without a usable
+    /// terminal.
+    @MainActor
+    static func diagnose(standard: StandardOptions, log: Logger) -> Int32 {
+        let terminal: NcursesTerminal
+        do {
+            terminal = try NcursesTerminal(environment: ProcessEnvironment.current, features: App.terminalFeatures)
+            try terminal.start { _ in }
+        } catch let error as TerminalError {
+            return fail(error.description, log: log)
+        } catch {
+            return fail("\(error)", log: log)
+        }
+        terminal.stop()
+        let capabilities = terminal.capabilities
+        let theme: String
+        if standard.theme == "auto" {
+            switch capabilities.backgroundIsDark {
+            case true?: theme = "dark (--theme auto, the background is dark)"
+            case false?: theme = "light (--theme auto, the background is light)"
+            case nil: theme = "dark (--theme auto; the background is unknown)"
+            }
+        } else {
+            theme = "\(standard.theme) (--theme \(standard.theme))"
+        }
+        let report = capabilities.report(theme: theme).joined(separator: "\n") + "\n"
+        _ = AtomicFile.writeAll(STDOUT_FILENO, Data("\(App.id) \(App.version) on this terminal:\n\(report)".utf8))
+        log.info("diagnose", metadata: ["report": "\(report)"])
+        return 0
     }
 
     /// The keymap file: `--keymap`, else the app's file in the user's config folder.

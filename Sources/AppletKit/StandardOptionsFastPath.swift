@@ -28,9 +28,10 @@ enum StandardOptionsFastPath {
         options.record = nil
         options.replay = nil
         options.logLevel = "info"
-        options.theme = "dark"
+        options.theme = "auto"
         options.noAnimation = false
         options.debugKeys = false
+        options.diagnose = false
         var seen: Set<String> = []
         var index = 0
         while index < arguments.count {
@@ -45,9 +46,13 @@ enum StandardOptionsFastPath {
             }
             guard seen.insert(name).inserted else { return nil }
             switch name {
-            case "no-animation", "debug-keys":
+            case "no-animation", "debug-keys", "diagnose":
                 guard value == nil else { return nil }
-                if name == "no-animation" { options.noAnimation = true } else { options.debugKeys = true }
+                switch name {
+                case "no-animation": options.noAnimation = true
+                case "debug-keys": options.debugKeys = true
+                default: options.diagnose = true
+                }
                 continue
             case "tab", "state-dir", "keymap", "record", "replay", "log-level", "theme":
                 break

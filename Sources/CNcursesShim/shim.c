@@ -171,11 +171,16 @@ static void negotiated_rows_on(void) {
     }
 }
 
+// Frames went out in synchronized updates: a crash between a frame's begin and end mark must
+// still end the update, or the terminal would show nothing new until its own timeout.
+static volatile sig_atomic_t synchronized_output_used = 0;
+
 // Async-signal-safe: only write(2), tcsetattr(3) and dup2(2).
 static void restore_terminal_now(void) {
     if (!curses_active) return;
     curses_active = 0;
     screen_drawn = 0;
+    if (synchronized_output_used) write_all_signal_safe(STDOUT_FILENO, "\033[?2026l", 8);
     // Negotiated rows went on last, so they go off first (before rmcup: kitty's flags are per screen).
     for (int i = AK_MODE_COUNT - 1; i >= 0; i--) {
         if (ak_modes[i].kind == AK_MODE_NEGOTIATED) negotiated_off(i);
@@ -603,6 +608,26 @@ void ak_refresh(void) {
     // its bytes are out: negotiated rows waiting for that go on.
     screen_drawn = 1;
     negotiated_rows_on();
+}
+
+void ak_refresh_synchronized(int synchronized) {
+    static const char begin[] = "\033[?2026h", end[] = "\033[?2026l";
+    if (!synchronized) {
+        ak_refresh();
+        return;
+    }
+    // The begin mark goes through ncurses' own output, so it leaves with the frame's first bytes;
+    // the end mark is written once doupdate() has flushed them.
+    synchronized_output_used = 1;
+    putp(begin);
+    ak_refresh();
+    fflush(stdout);
+    write_all_signal_safe(STDOUT_FILENO, end, sizeof end - 1);
+}
+
+void ak_write_bytes(const char *bytes, int count) {
+    fflush(stdout);
+    if (count > 0) write_all_signal_safe(STDOUT_FILENO, bytes, (size_t)count);
 }
 
 void ak_force_repaint(void) { clearok(curscr, TRUE); }

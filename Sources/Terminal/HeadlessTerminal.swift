@@ -31,6 +31,8 @@ public final class HeadlessTerminal: Terminal {
 
     /// The colours a theme may use; tests set it to check the fallbacks.
     public var colorSupport: ColorSupport
+    /// The background a real terminal would have said it has (nil: it said nothing).
+    public var backgroundIsDark: Bool?
 
     public init(width: Int, height: Int, colorSupport: ColorSupport = .palette256) {
         self.colorSupport = colorSupport

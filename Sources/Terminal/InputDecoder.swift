@@ -50,6 +50,8 @@ public struct InputDecoder: Sendable {
     static let maxPasteLength = 1 << 22
     /// Terminal replies kept for `takeReplies()`; past this many the oldest are dropped.
     static let maxReplies = 16
+    /// The longest OSC or DCS string kept to be read as an answer.
+    static let maxStringLength = 512
 
     private enum State: Sendable {
         case ground
@@ -87,6 +89,10 @@ public struct InputDecoder: Sendable {
 
     private var stringIntroducer: UInt8 = 0
     private var stringHasBody = false
+    /// The string's bytes, for the answers that come as strings (OSC 11's colour, XTVERSION,
+    /// XTGETTCAP); at most `maxStringLength`, a longer string is skipped whole.
+    private var stringBody: [UInt8] = []
+    private var stringTooLong = false
 
     // Bracketed paste: raw bytes, and how much of the end marker `ESC [ 201 ~` has matched.
     private var inPaste = false
@@ -240,6 +246,8 @@ public struct InputDecoder: Sendable {
             state = .string
             stringIntroducer = byte
             stringHasBody = false
+            stringBody.removeAll(keepingCapacity: true)
+            stringTooLong = false
         case 0x20..<0x7F:
             state = .ground
             out.append(Self.altKey(byte))
@@ -365,6 +373,13 @@ public struct InputDecoder: Sendable {
 
     private mutating func dispatchCSI(final: UInt8, _ out: inout Output) {
         let params = Parameters(buffer)
+        // DECRPM, the answer to DECRQM: ESC [ ? mode ; status $ y.
+        if params.prefix == UInt8(ascii: "?"), final == UInt8(ascii: "y"), params.intermediates == [UInt8(ascii: "$")],
+           let mode = params[0] {
+            if replies.count >= Self.maxReplies { replies.removeFirst() }
+            replies.append(.modeReport(mode: mode, status: params[1] ?? 0))
+            return
+        }
         guard params.isWellFormed, !params.hasIntermediates else { return }
         if params.prefix == UInt8(ascii: "<") {
             // SGR mouse: ESC [ < b ; x ; y M|m
@@ -546,19 +561,78 @@ public struct InputDecoder: Sendable {
 
     private mutating func string(_ byte: UInt8) {
         switch byte {
-        case 0x07: state = .ground   // BEL ends an OSC (xterm)
+        case 0x07:
+            state = .ground   // BEL ends an OSC (xterm)
+            finishString()
         case 0x1B: state = .stringEscape
-        default: stringHasBody = true
+        default:
+            stringHasBody = true
+            if stringBody.count < Self.maxStringLength { stringBody.append(byte) } else { stringTooLong = true }
         }
     }
 
     private mutating func stringEscape(_ byte: UInt8, _ out: inout Output) {
         if byte == UInt8(ascii: "\\") {
             state = .ground   // ST
+            finishString()
         } else {
             // ESC followed by anything else cancels the string and starts a new sequence.
             state = .escape
             step(byte, &out)
+        }
+    }
+
+    /// A whole OSC or DCS string: kept when it is an answer to a query (see `TerminalReply`).
+    private mutating func finishString() {
+        defer { stringBody.removeAll(keepingCapacity: true) }
+        guard !stringTooLong, let reply = Self.stringReply(introducer: stringIntroducer, body: stringBody) else { return }
+        if replies.count >= Self.maxReplies { replies.removeFirst() }
+        replies.append(reply)
+    }
+
+    /// `OSC 10|11 ; rgb:RRRR/GGGG/BBBB`, `DCS > | name`, `DCS 1 + r NAME = VALUE`, `DCS 0 + r NAME`.
+    static func stringReply(introducer: UInt8, body: [UInt8]) -> TerminalReply? {
+        if introducer == UInt8(ascii: "]") {
+            guard body.count > 3, body[2] == UInt8(ascii: ";"), body[0] == UInt8(ascii: "1"),
+                  body[1] == UInt8(ascii: "0") || body[1] == UInt8(ascii: "1"),
+                  let color = TerminalColor(xParseColor: body[3...]) else { return nil }
+            return body[1] == UInt8(ascii: "0") ? .foregroundColor(color) : .backgroundColor(color)
+        }
+        guard introducer == UInt8(ascii: "P"), body.count >= 2 else { return nil }
+        if body[0] == UInt8(ascii: ">"), body[1] == UInt8(ascii: "|") {
+            let text = String(decoding: body[2...].filter { (0x20..<0x7F).contains($0) }, as: UTF8.self)
+            return .terminalVersion(text)
+        }
+        guard body.count >= 3, body[1] == UInt8(ascii: "+"), body[2] == UInt8(ascii: "r") else { return nil }
+        let valid = body[0] == UInt8(ascii: "1")
+        let rest = body[3...]
+        let parts = rest.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
+        guard let name = parts.first.flatMap(Self.hexDecoded) else { return nil }
+        let value = valid && parts.count == 2 ? Self.hexDecoded(parts[1]) ?? "" : nil
+        return .capability(name: name, value: value)
+    }
+
+    /// Hex pairs as text (XTGETTCAP's names and values); nil if they are not hex pairs.
+    private static func hexDecoded(_ hex: ArraySlice<UInt8>) -> String? {
+        guard hex.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            guard let high = hexValue(hex[index]), let low = hexValue(hex[index + 1]) else { return nil }
+            let byte = high << 4 | low
+            guard (0x20..<0x7F).contains(byte) else { return nil }
+            bytes.append(byte)
+            index += 2
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
         }
     }
 
@@ -786,6 +860,8 @@ private struct Parameters {
     let end: Int
     let hasIntermediates: Bool
     let isWellFormed: Bool
+    /// The intermediate bytes (0x20–0x2F) after the parameters.
+    var intermediates: ArraySlice<UInt8> { bytes[end...] }
     /// Number of parameters (empty ones included); 0 when there are none at all.
     let count: Int
 

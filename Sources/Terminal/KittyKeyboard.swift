@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// An answer a terminal sent to a query the program wrote. `InputDecoder` recognises these among
 /// the input bytes and hands them over through `takeReplies()`; they never arrive as an `Event`.
 ///
@@ -11,6 +17,78 @@ public enum TerminalReply: Hashable, Sendable {
     case kittyKeyboardFlags(KittyKeyboard.Flags)
     /// `CSI ? Ps ; … c`: the primary device attributes (DA1), which every terminal answers.
     case primaryDeviceAttributes([Int])
+    /// `CSI ? mode ; status $ y` (DECRPM), the answer to DECRQM: 0 not recognised, 1 set,
+    /// 2 reset, 3 permanently set, 4 permanently reset.
+    case modeReport(mode: Int, status: Int)
+    /// `OSC 10 ; rgb:…`: the default foreground colour.
+    case foregroundColor(TerminalColor)
+    /// `OSC 11 ; rgb:…`: the default background colour.
+    case backgroundColor(TerminalColor)
+    /// `DCS 1 + r name = value` (XTGETTCAP): a terminfo capability the terminal itself has (nil
+    /// value: `DCS 0 + r name`, it has not).
+    case capability(name: String, value: String?)
+    /// `DCS > | text` (XTVERSION): the terminal's name and version.
+    case terminalVersion(String)
+}
+
+/// A colour a terminal reports (OSC 10/11 answers), 8 bits a channel.
+///
+/// ```swift
+/// TerminalColor(xParseColor: Array("rgb:ffff/ffff/ffff".utf8)[...])   // (255, 255, 255)
+/// TerminalColor(red: 0, green: 0, blue: 0).isDark                      // true
+/// ```
+public struct TerminalColor: Hashable, Sendable, CustomStringConvertible {
+    public var red: UInt8
+    public var green: UInt8
+    public var blue: UInt8
+
+    public init(red: UInt8, green: UInt8, blue: UInt8) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+    }
+
+    /// X11's `rgb:R/G/B` with 1 to 4 hex digits a channel (what xterm, VTE, kitty, tmux answer).
+    public init?(xParseColor text: ArraySlice<UInt8>) {
+        guard text.starts(with: Array("rgb:".utf8)) else { return nil }
+        let channels = text.dropFirst(4).split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        guard channels.count == 3 else { return nil }
+        var values: [UInt8] = []
+        for channel in channels {
+            guard (1...4).contains(channel.count) else { return nil }
+            var value = 0
+            for byte in channel {
+                let digit: Int
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = Int(byte - UInt8(ascii: "0"))
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = Int(byte - UInt8(ascii: "a")) + 10
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = Int(byte - UInt8(ascii: "A")) + 10
+                default: return nil
+                }
+                value = value * 16 + digit
+            }
+            // Scaled to 8 bits from however many digits there were (f is 255, ff is 255, fff…).
+            let maximum = (1 << (4 * channel.count)) - 1
+            values.append(UInt8((value * 255 + maximum / 2) / maximum))
+        }
+        self.init(red: values[0], green: values[1], blue: values[2])
+    }
+
+    /// Its relative luminance (WCAG), 0 for black to 1 for white.
+    public var luminance: Double {
+        func linear(_ channel: UInt8) -> Double {
+            let c = Double(channel) / 255
+            return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
+        }
+        return 0.2126 * linear(red) + 0.7152 * linear(green) + 0.0722 * linear(blue)
+    }
+
+    /// Whether text meant for a dark background reads better on it than text for a light one.
+    public var isDark: Bool { luminance < 0.18 }
+
+    public var description: String {
+        "#" + [red, green, blue].map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+    }
 }
 
 /// The kitty keyboard protocol (https://sw.kovidgoyal.net/kitty/keyboard-protocol/): keys that
@@ -112,6 +190,8 @@ public enum KittyKeyboard {
             case .primaryDeviceAttributes:
                 state = .unsupported
                 return false
+            default:
+                return false   // the answers to the other start-up queries
             }
         }
 

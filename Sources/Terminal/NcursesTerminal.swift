@@ -78,7 +78,22 @@ public final class NcursesTerminal: Terminal {
         self.escapeDelay = escapeDelay
         self.wantsColor = (environment["NO_COLOR"] ?? "").isEmpty
         self.features = features
+        self.environment = environment.filter { ["TERM", "COLORTERM", "COLORFGBG", "NO_COLOR"].contains($0.key) }
+        capabilities = TerminalCapabilities(environment: environment, terminfoColors: 0)
     }
+
+    /// What the terminal said about itself at start (`TerminalProbe`), and the environment's
+    /// hints; before `start`, the environment's alone.
+    public private(set) var capabilities: TerminalCapabilities
+
+    public var backgroundIsDark: Bool? { capabilities.backgroundIsDark }
+
+    /// The variables the capabilities are read from.
+    private let environment: [String: String]
+    /// Whether frames go out in synchronized updates (the terminal said it has mode 2026).
+    private var synchronizedOutput = false
+    /// Keys typed while the start-up probe waited for answers: delivered once the app runs.
+    private var typedDuringProbe: [Event] = []
 
     /// The modes beyond drawing and keys this terminal turns on (and off again).
     public let features: TerminalFeatures
@@ -124,16 +139,29 @@ public final class NcursesTerminal: Terminal {
         colorSupport = colors >= 0x1000000 ? .truecolor : colors >= 256 ? .palette256 : colors >= 16 ? .basic16 : colors >= 8 ? .basic8 : .none
         ak_enable_modes()
         running = true
-        // The answers come back as input (see `readInput`); a terminal without the protocol
-        // answers only the DA1 query.
+        // The answers come back as input (the probe reads them; late ones `readInput`); a
+        // terminal without the kitty protocol answers only the DA1 query of its part.
         decoder = InputDecoder()
         kittyKeyboard = KittyKeyboard.Detection()
-        if features.contains(.kittyKeyboard) {
+        var probe = TerminalProbe(capabilities: TerminalCapabilities(environment: environment, terminfoColors: Int(colors)))
+        if features.contains(.probe) {
+            runProbe(&probe)
+        } else if features.contains(.kittyKeyboard) {
             ak_kitty_keyboard_query()
             kittyKeyboard.queried()
             awaitingDeviceAttributes = true
         }
+        capabilities = probe.capabilities
+        synchronizedOutput = capabilities.synchronizedOutput == true
         size = Size(width: Int(ak_cols()), height: Int(ak_lines()))
+        if !typedDuringProbe.isEmpty {
+            // Once the app runs (start returns before the host takes events).
+            let typed = typedDuringProbe
+            typedDuringProbe = []
+            DispatchQueue.main.async { [weak self] in
+                MainActor.assumeIsolated { for event in typed { self?.deliver(event) } }
+            }
+        }
 
         if MainRunLoop.isRunning {
             MainRunLoop.watch(STDIN_FILENO) { [weak self] in self?.readInput() }
@@ -169,7 +197,7 @@ public final class NcursesTerminal: Terminal {
         }
         guard !spans.isEmpty else { return }
         for span in spans { put(span, of: canvas) }
-        ak_refresh()
+        ak_refresh_synchronized(synchronizedOutput ? 1 : 0)
     }
 
     public func stop() {
@@ -261,7 +289,7 @@ public final class NcursesTerminal: Terminal {
         ak_force_repaint()
         if frame.size == size {
             for span in frame.changedSpans(since: nil) { put(span, of: frame) }
-            ak_refresh()
+            ak_refresh_synchronized(synchronizedOutput ? 1 : 0)
         } else {
             previous = nil
             deliver(.resize(size))
@@ -300,13 +328,7 @@ public final class NcursesTerminal: Terminal {
         }
         guard n > 0 else { return }
         let events = decoder.feed(readBuffer[0..<n])
-        for reply in decoder.takeReplies() {
-            if case .primaryDeviceAttributes = reply { awaitingDeviceAttributes = false }
-            if kittyKeyboard.receive(reply) {
-                ak_kitty_keyboard_enable()
-                decoder.isKittyKeyboardActive = true
-            }
-        }
+        for reply in decoder.takeReplies() { received(reply) }
         for event in events { deliver(event) }
         scheduleEscapeFlush()
     }
@@ -316,6 +338,46 @@ public final class NcursesTerminal: Terminal {
         inputSource = nil
         if watchesInput { MainRunLoop.unwatch(STDIN_FILENO) }
         watchesInput = false
+    }
+
+    /// Writes the start-up queries and reads their answers until DA1's (the last) or
+    /// `TerminalProbe.timeout`, whichever comes first; keys typed meanwhile are kept for later.
+    /// Answers that come after the timeout are read as input later (`readInput`).
+    private func runProbe(_ probe: inout TerminalProbe) {
+        let started = ContinuousClock.now
+        let queries = TerminalProbe.queries(kittyKeyboard: features.contains(.kittyKeyboard))
+        queries.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { ak_write_bytes($0.baseAddress, Int32($0.count)) }
+        }
+        if features.contains(.kittyKeyboard) { kittyKeyboard.queried() }
+        awaitingDeviceAttributes = true
+        let deadline = started + TerminalProbe.timeout
+        while !probe.isComplete {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { break }
+            let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1
+            var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, Int32(clamping: milliseconds))
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0, descriptor.revents & Int16(POLLIN) != 0 else { break }
+            let n = readBuffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            guard n > 0 else { break }
+            typedDuringProbe += decoder.feed(readBuffer[0..<n])
+            for reply in decoder.takeReplies() {
+                probe.receive(reply)
+                received(reply)
+            }
+        }
+        probe.finish(after: ContinuousClock.now - started)
+    }
+
+    /// An answer to a start-up query, whenever it comes.
+    private func received(_ reply: TerminalReply) {
+        if case .primaryDeviceAttributes = reply { awaitingDeviceAttributes = false }
+        if kittyKeyboard.receive(reply) {
+            ak_kitty_keyboard_enable()
+            decoder.isKittyKeyboardActive = true
+        }
     }
 
     /// Before the terminal is given back: reads input until the DA1 answer (the last one) came,

@@ -27,6 +27,13 @@ public protocol Terminal: AnyObject {
     /// Hands the terminal back to the shell and stops the process (Ctrl-Z); on `fg` it takes the
     /// screen again and repaints the last frame.
     func suspend()
+    /// Whether the terminal's own background is dark (known once started; nil when it did not
+    /// say): a host whose theme follows the background picks its dark or light theme by it.
+    var backgroundIsDark: Bool? { get }
+}
+
+extension Terminal {
+    public var backgroundIsDark: Bool? { nil }
 }
 
 /// How colours can be shown on a terminal, from none (monochrome, or `NO_COLOR`) to 24-bit.

@@ -20,8 +20,13 @@ public struct TerminalFeatures: OptionSet, Sendable, Hashable {
     /// `Ctrl-Enter`, `Ctrl-I` apart from `Tab`, `Alt-Shift` combinations.
     public static let kittyKeyboard = TerminalFeatures(rawValue: 4)
 
+    /// Asking the terminal what it is at start (`TerminalProbe`): its background, synchronized
+    /// output, 24-bit colour, its name; queries only, no mode. Frames are then written in
+    /// synchronized updates where the terminal has them.
+    public static let probe = TerminalFeatures(rawValue: 8)
+
     /// Everything (the default).
-    public static let all: TerminalFeatures = [.mouse, .bracketedPaste, .kittyKeyboard]
+    public static let all: TerminalFeatures = [.mouse, .bracketedPaste, .kittyKeyboard, .probe]
 
     /// The shim's mode groups that are off.
     var groupsOff: Int32 {

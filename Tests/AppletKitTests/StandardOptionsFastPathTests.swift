@@ -9,12 +9,12 @@ struct StandardOptionsFastPathTests {
     struct Fields: Equatable, CustomStringConvertible {
         var tab, stateDir, keymap, record, replay: String?
         var logLevel, theme: String
-        var noAnimation, debugKeys: Bool
+        var noAnimation, debugKeys, diagnose: Bool
         init(_ o: StandardOptions) {
             tab = o.tab; stateDir = o.stateDir; keymap = o.keymap; record = o.record; replay = o.replay
-            logLevel = o.logLevel; theme = o.theme; noAnimation = o.noAnimation; debugKeys = o.debugKeys
+            logLevel = o.logLevel; theme = o.theme; noAnimation = o.noAnimation; debugKeys = o.debugKeys; diagnose = o.diagnose
         }
-        var description: String { "\(tab as Any) \(stateDir as Any) \(keymap as Any) \(record as Any) \(replay as Any) \(logLevel) \(theme) \(noAnimation) \(debugKeys)" }
+        var description: String { "\(tab as Any) \(stateDir as Any) \(keymap as Any) \(record as Any) \(replay as Any) \(logLevel) \(theme) \(noAnimation) \(debugKeys) \(diagnose)" }
     }
 
     @Test("Lines it reads: the same options as ArgumentParser's", arguments: [
@@ -26,6 +26,7 @@ struct StandardOptionsFastPathTests {
         ["--keymap", "keys.toml", "--record", "s.json"],
         ["--replay=s.json", "--tab", "3"],
         ["--state-dir=/a=b"],
+        ["--diagnose", "--theme", "auto"],
     ])
     func agreesWithArgumentParser(_ line: [String]) throws {
         let fast = try #require(StandardOptionsFastPath.parse(line), "refused \(line)")

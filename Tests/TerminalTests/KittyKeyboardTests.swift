@@ -156,8 +156,31 @@ struct TerminalReplyDecodingTests {
     }
 
     @Test func otherReportsAreNotReplies() {
-        // DECRQM, a DA2 answer, a cursor position report: consumed, never kept, never keys.
-        expectDecodes("\(esc)[?2004;1$y\(esc)[>41;367;0c\(esc)[12;40Rq", [char("q")])
+        // A DA2 answer, a cursor position report, an OSC the probe never asks: consumed, never
+        // kept, never keys.
+        expectDecodes("\(esc)[>41;367;0c\(esc)[12;40R\(esc)]4;1;rgb:cd/00/00\(esc)\\q", [char("q")])
+    }
+
+    @Test func probeAnswersAmongKeysSplitAtEveryByte() {
+        // DECRPM, OSC 10 and 11 (ST and BEL ended), XTGETTCAP yes and no, XTVERSION.
+        let input = "a\(esc)[?2026;2$yb\(esc)]11;rgb:ffff/ffff/dddd\(esc)\\\(esc)]10;rgb:00/00/00\u{07}c"
+            + "\(esc)P1+r524742=382F382F38\(esc)\\\(esc)P0+r5463\(esc)\\\(esc)P>|XTerm(390)\(esc)\\d"
+        expectDecodes(input, [char("a"), char("b"), char("c"), char("d")], replies: [
+            .modeReport(mode: 2026, status: 2),
+            .backgroundColor(TerminalColor(red: 255, green: 255, blue: 221)),
+            .foregroundColor(TerminalColor(red: 0, green: 0, blue: 0)),
+            .capability(name: "RGB", value: "8/8/8"),
+            .capability(name: "Tc", value: nil),
+            .terminalVersion("XTerm(390)"),
+        ])
+    }
+
+    @Test func malformedAnswersAreDropped() {
+        // A colour that is not rgb:, one with 5 digits, a capability whose name is not hex, a
+        // string longer than the decoder keeps: consumed, not kept, the keys after still arrive.
+        let long = String(repeating: "f", count: InputDecoder.maxStringLength + 10)
+        expectDecodes("\(esc)]11;#ffffff\(esc)\\\(esc)]11;rgb:fffff/0/0\(esc)\\\(esc)P1+rZZ=00\(esc)\\"
+                      + "\(esc)]11;rgb:\(long)/0/0\(esc)\\x", [char("x")])
     }
 
     @Test func onlyTheLatestRepliesAreKept() {

@@ -91,8 +91,12 @@ public final class AppletHost {
     /// A command-line host exits with `128 + signal`, as shells expect.
     public internal(set) var terminationSignal: Int32?
 
-    /// The colour theme (its styles are resolved for the terminal's colours when the run starts).
-    public let theme: Theme
+    /// The colour theme in use (its styles are resolved for the terminal's colours when the run
+    /// starts). With `themes`, the one of the pair that fits the terminal's background, chosen at
+    /// start.
+    public private(set) var theme: Theme
+    /// The dark and light themes to choose from by the terminal's background (nil: `theme` as given).
+    public let themes: (dark: Theme, light: Theme)?
     /// The theme resolved for this terminal's colours (set when the run starts).
     var resolvedTheme: ResolvedTheme = .standard
     /// Whether widgets animate when shown or hidden (`--no-animation` turns it off).
@@ -222,14 +226,18 @@ public final class AppletHost {
     ///     last saved (its `TabRouter`), else the first.
     ///   - application: the store the applets read and write (`Application.current` by default).
     ///   - terminal: where to draw; `nil` takes over the real terminal when `run()` starts.
-    ///   - theme: the colour theme, `.dark` or `.light` or your own.
+    ///   - theme: the colour theme, `.dark` or `.light` or your own; nil follows the terminal's
+    ///     background with `themes` (`.dark` on a dark background or when the terminal does not
+    ///     say, `.light` on a light one).
+    ///   - themes: the pair a `theme` of nil chooses from.
     ///   - animations: whether widget transitions animate; by default they do on a real terminal
     ///     and not on a headless one (tests see final states at once).
     ///   - keymap: the user's key bindings by command id (`Keymap.load(path:)`); none by default.
     ///   - clock: what chord timeouts and messages are timed with (a `TestClock` in tests).
     ///   - chordTimeout: how long a chord waits for its next key.
     public init(tabs: [Tab], initialTab: Int? = nil, application: Application = .current, terminal: (any Terminal)? = nil,
-                theme: Theme = .dark, animations: Bool? = nil, keymap: Keymap = Keymap(),
+                theme: Theme? = .dark, themes: (dark: Theme, light: Theme) = (.dark, .light),
+                animations: Bool? = nil, keymap: Keymap = Keymap(),
                 clock: any Clock<Duration> = ContinuousClock(), chordTimeout: Duration = ChordMatcher.defaultTimeout) throws {
         precondition(!tabs.isEmpty, "AppletHost needs at least one tab")
         self.tabs = tabs
@@ -238,7 +246,8 @@ public final class AppletHost {
         self.selectedTab = initialTab.flatMap { tabs.indices.contains($0) ? $0 : nil } ?? stored ?? 0
         let chosen = try terminal ?? NcursesTerminal(environment: ProcessEnvironment.current)
         self.terminal = chosen
-        self.theme = theme
+        self.theme = theme ?? themes.dark
+        self.themes = theme == nil ? themes : nil
         self.animationsEnabled = animations ?? (chosen is NcursesTerminal)
         self.keymap = keymap
         self.router = KeyRouter(chordTimeout: chordTimeout)
@@ -300,6 +309,7 @@ public final class AppletHost {
             startFlushing(recorder)
         }
         // Colours are known only once the terminal has started.
+        if let themes { theme = terminal.backgroundIsDark == false ? themes.light : themes.dark }
         resolvedTheme = theme.resolved(for: terminal.colorSupport)
         toastLayer.onChange = { [weak self] in self?.setNeedsDisplay() }
         for (tab, trees) in panes.trees.enumerated() {

@@ -103,6 +103,13 @@ void ak_put_cells(int y, int x, const ak_cell *cells, int n);
 
 /// Sends what was drawn to the terminal.
 void ak_refresh(void);
+/// `ak_refresh` inside a synchronized update when `synchronized` is set: `CSI ? 2026 h` goes out
+/// with the frame's bytes and `CSI ? 2026 l` right after them, so the terminal shows the frame
+/// whole (a terminal that said it has mode 2026).
+void ak_refresh_synchronized(int synchronized);
+/// Writes bytes to the terminal at once, after whatever ncurses has buffered (the start-up
+/// queries).
+void ak_write_bytes(const char *bytes, int count);
 
 /// Makes the next refresh repaint the whole screen (after a resume or a resize).
 void ak_force_repaint(void);
