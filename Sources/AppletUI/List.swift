@@ -184,8 +184,8 @@ final class ListNode: Node, FocusableNode {
         self.state = context.stateBox(State())
         self.style = context.style
         self.markedStyle = context.theme[.selection]
-        self.queryStyle = context.style.merged(with: context.theme[.accent])
-        self.notFoundStyle = context.style.merged(with: context.theme[.error])
+        self.queryStyle = context.style(.accent)
+        self.notFoundStyle = context.style(.error)
     }
 
     var takesTextInput: Bool { state.value.isSearching }

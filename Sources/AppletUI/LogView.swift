@@ -64,9 +64,9 @@ public struct LogView: View {
         nodes.append(LogViewNode(
             id: context.id, count: count, follow: follow, line: line, state: context.stateBox(LogViewState()),
             emit: context.emitter(LogViewEvent.self), style: context.style,
-            indicatorStyle: context.style.merged(with: context.theme[.accent]),
-            barStyle: context.style.merged(with: context.theme[.border]),
-            focusStyle: context.style.merged(with: context.theme[.focus])))
+            indicatorStyle: context.style(.accent),
+            barStyle: context.style(.border),
+            focusStyle: context.style(.focus)))
     }
 }
 

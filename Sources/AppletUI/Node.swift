@@ -69,6 +69,13 @@ public struct ResolveContext {
         set { environment = environment.with { $0.theme = newValue } }
     }
 
+    /// A theme role drawn over the style inherited here (see `ResolvedTheme.style(_:over:)`).
+    ///
+    /// ```swift
+    /// let placeholder = context.style(.muted)
+    /// ```
+    public func style(_ role: Theme.Role) -> Style { theme.style(role, over: style) }
+
     /// The id and manager of the enclosing `.widget(_:in:)`, where events are also sent.
     public internal(set) var widget: (id: String, manager: WidgetManager)? {
         get { environment.widget }

@@ -77,8 +77,8 @@ final class RadioGroupNode: Node, FocusableNode {
         self.selection = selection
         self.axis = axis
         self.style = context.style
-        self.focusStyle = context.style.merged(with: context.theme[.focus])
-        self.mutedStyle = context.style.merged(with: context.theme[.muted])
+        self.focusStyle = context.style(.focus)
+        self.mutedStyle = context.style(.muted)
         self.emit = context.emitter(RadioGroupEvent.self)
         self.state = context.stateBox(State())
         let value = selection.wrappedValue

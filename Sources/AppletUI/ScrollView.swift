@@ -60,11 +60,11 @@ public struct ScrollView<Content: View>: View {
         inner.axis = axis
         var children: [Node] = []
         content._makeNodes(inner, into: &children)
-        let barStyle = context.style.merged(with: context.theme[.border])
+        let barStyle = context.style(.border)
         nodes.append(ScrollNode(
             id: context.id, axis: axis, spacing: spacing, showsIndicators: showsIndicators, children: children,
             state: context.stateBox(ScrollNode.State()), tree: context.tree,
-            barStyle: barStyle, focusStyle: context.style.merged(with: context.theme[.focus]),
+            barStyle: barStyle, focusStyle: context.style(.focus),
             emit: context.emitter(ScrollViewEvent.self)))
     }
 }

@@ -65,10 +65,10 @@ public struct SplitView<First: View, Second: View>: View {
         // A pane of nothing (hidden widgets only) takes no space: the other has the whole split.
         let shown: SplitNode.Shown = firstNodes.isEmpty ? (secondNodes.isEmpty ? .both : .second)
                                                         : (secondNodes.isEmpty ? .first : .both)
-        var style = context.style.merged(with: context.theme[.border])
-        if context.isDisabled { style = context.style.merged(with: context.theme[.disabled]) }
+        var style = context.style(.border)
+        if context.isDisabled { style = context.style(.disabled) }
         let divider = SplitDividerNode(id: context.id, axis: axis, ratio: ratio, minimum: minimum,
-                                       style: style, focusStyle: context.style.merged(with: context.theme[.focus]),
+                                       style: style, focusStyle: context.style(.focus),
                                        emit: context.emitter(SplitViewEvent.self))
         nodes.append(SplitNode(axis: axis, first: single(firstNodes), divider: divider, second: single(secondNodes), shown: shown))
     }

@@ -141,12 +141,12 @@ public struct Table: View {
         if sortsRows, sort.wrappedValue != .none {
             order = tableOrder(count: count, columns: columns.count, sort: sort.wrappedValue, value: cell)
         }
-        var selectionStyle = context.style.merged(with: context.theme[.selection])
+        var selectionStyle = context.style(.selection)
         if selectionStyle == context.style { selectionStyle.attributes.insert(.reverse) }
         nodes.append(TableNode(
             id: context.id, columns: columns, count: count, order: order, selection: selection, sort: sort,
             cell: cell, offset: context.stateBox(0), emit: context.emitter(TableEvent.self),
-            style: context.style, headerStyle: context.style.merged(with: context.theme[.header]),
+            style: context.style, headerStyle: context.style(.header),
             selectionStyle: selectionStyle))
     }
 }

@@ -119,12 +119,12 @@ final class TabStripNode: Node, FocusableNode {
         self.selected = selected
         self.selection = selection
         self.style = context.style
-        var accent = context.style.merged(with: context.theme[.accent])
+        var accent = context.style(.accent)
         accent.attributes.insert(.underline)
         self.selectedStyle = accent
-        self.focusStyle = context.style.merged(with: context.theme[.focus])
-        self.borderStyle = context.style.merged(with: context.theme[.border])
-        self.mutedStyle = context.style.merged(with: context.theme[.muted])
+        self.focusStyle = context.style(.focus)
+        self.borderStyle = context.style(.border)
+        self.mutedStyle = context.style(.muted)
         self.emit = context.emitter(TabsEvent.self)
         self.firstShown = context.stateBox(0)
         // ` Title `: a space either side.

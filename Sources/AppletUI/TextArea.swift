@@ -58,7 +58,7 @@ public struct TextArea: View {
         nodes.append(TextAreaNode(
             id: context.id, placeholder: placeholder, text: text, state: state,
             emit: context.emitter(TextAreaEvent.self), style: context.style,
-            placeholderStyle: context.style.merged(with: context.theme[.muted]),
+            placeholderStyle: context.style(.muted),
             cursorStyle: cursorStyle(base: context.style, theme: context.theme)))
     }
 }

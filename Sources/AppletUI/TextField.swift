@@ -74,7 +74,7 @@ public struct TextField: View {
         nodes.append(TextFieldNode(
             id: context.id, placeholder: placeholder, text: text, isSecure: isSecure, state: state,
             emit: context.emitter(TextFieldEvent.self), style: context.style,
-            placeholderStyle: context.style.merged(with: context.theme[.muted]),
+            placeholderStyle: context.style(.muted),
             cursorStyle: cursorStyle(base: context.style, theme: context.theme)))
     }
 }

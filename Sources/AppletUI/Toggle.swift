@@ -90,9 +90,9 @@ final class ToggleNode: Node, FocusableNode {
         self.title = title
         self.isOn = isOn
         self.style = context.style
-        self.onStyle = kind == .switch ? context.style.merged(with: context.theme[.accent]) : context.style
-        self.offStyle = kind == .switch ? context.style.merged(with: context.theme[.muted]) : context.style
-        self.focusStyle = context.style.merged(with: context.theme[.focus])
+        self.onStyle = kind == .switch ? context.style(.accent) : context.style
+        self.offStyle = kind == .switch ? context.style(.muted) : context.style
+        self.focusStyle = context.style(.focus)
         self.emit = context.emitter(ToggleEvent.self)
         self.titleWidth = title.terminalWidth
     }

@@ -90,12 +90,12 @@ public struct Tree: View {
     public func _makeNodes(_ context: ResolveContext, into nodes: inout [Node]) {
         var rows: [TreeRow] = []
         flattenTree(roots, depth: 0, parent: -1, expanded: expanded.wrappedValue, into: &rows)
-        var selectionStyle = context.style.merged(with: context.theme[.selection])
+        var selectionStyle = context.style(.selection)
         if selectionStyle == context.style { selectionStyle.attributes.insert(.reverse) }
         nodes.append(TreeNode(
             id: context.id, roots: roots, rows: rows, expanded: expanded, selection: selection,
             offset: context.stateBox(0), emit: context.emitter(TreeEvent.self), style: context.style,
-            guideStyle: context.style.merged(with: context.theme[.border]), selectionStyle: selectionStyle))
+            guideStyle: context.style(.border), selectionStyle: selectionStyle))
     }
 }
 

@@ -53,7 +53,8 @@ public enum ColorMapping {
         (127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0), (92, 92, 255), (255, 0, 255), (0, 255, 255), (255, 255, 255),
     ]
 
-    static func rgb(ofIndex i: UInt8) -> (UInt8, UInt8, UInt8) {
+    /// The RGB xterm shows for palette entry `i` (its default palette).
+    public static func rgb(ofIndex i: UInt8) -> (UInt8, UInt8, UInt8) {
         switch i {
         case 0..<16:
             let c = basicRGB[Int(i)]

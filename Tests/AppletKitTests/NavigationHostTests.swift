@@ -91,11 +91,11 @@ struct NavigationHostTests {
         #expect(h.contains("╭") && h.contains("Tags"))
         #expect(h.contains("Tags: none"))
         #expect(h.contains("Esc closes"))
-        // What is behind is dimmed; the sheet is not.
+        // What is behind is greyed out (the muted role); the sheet is not.
         let behind = try #require(h.position(of: "All notes"))
-        #expect(h.cell(x: behind.x, y: behind.y).style.attributes.contains(.dim))
+        #expect(h.cell(x: behind.x, y: behind.y).style == h.host.resolvedTheme[.muted])
         let inside = try #require(h.position(of: "Tags: none"))
-        #expect(!h.cell(x: inside.x, y: inside.y).style.attributes.contains(.dim))
+        #expect(h.cell(x: inside.x, y: inside.y).style != h.host.resolvedTheme[.muted])
         // The applet's keys do not reach it: "d" asks nothing, "2" changes no tab.
         h.press("d", "2")
         #expect(h.application.confirmations.value.isEmpty)

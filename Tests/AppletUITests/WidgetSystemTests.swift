@@ -321,8 +321,11 @@ struct ThemeTests {
         #expect(truecolor[.error].foreground == .rgb(255, 85, 85))
         #expect(truecolor[.error].attributes.contains(.bold))
         #expect(Theme.dark.resolved(for: .palette256)[.accent].foreground == .rgb(95, 215, 255))
-        #expect(Theme.dark.resolved(for: .basic16)[.error].foreground == .red)
+        #expect(Theme.dark.resolved(for: .basic16)[.error].foreground == .ansi(.brightRed))
         #expect(Theme.dark.resolved(for: .basic8)[.selection].background == .blue)
+        // At 8 colours a role has its own look where the 16-colour one would not read.
+        #expect(Theme.dark.resolved(for: .basic8)[.error] == Style(foreground: .white, background: .red, attributes: .bold))
+        #expect(Theme.dark.resolved(for: .basic8)[.muted] == Style(foreground: .white, attributes: .dim))
         // Monochrome (or NO_COLOR): no colours at all, attributes carry the meaning.
         let mono = Theme.dark.resolved(for: .none)
         for role in Theme.Role.allCases {
@@ -343,9 +346,9 @@ struct ThemeTests {
 
     @Test func themedViewsDrawWithTheTreesTheme() {
         let tree = ViewTree()
-        tree.theme = Theme.light.resolved(for: .basic16)
+        tree.theme = Theme.light.resolved(for: .palette256)
         let canvas = render(VStack { Text("oops").themed(.error); Text("fine") }, width: 6, height: 2, tree: tree)
-        #expect(canvas[0, 0].style.foreground == .red)
+        #expect(canvas[0, 0].style.foreground == .rgb(200, 0, 0))
         #expect(canvas[0, 0].style.attributes.contains(.bold))
         #expect(canvas[0, 1].style == .plain)
         tree.theme = Theme.light.resolved(for: .none)

@@ -71,6 +71,12 @@ public struct DemoScene: Sendable {
         DemoScene("widgets", "the Widgets gallery's Lists page with two rows marked") { scene in
             scene.press("4", "right", "tab", "down", "down", "space", "down", "space", "down")
         },
+        DemoScene("widgets-gallery", "the Widgets gallery as it opens: placeholders, the page strip focused") { scene in
+            scene.press("4")
+        },
+        DemoScene("widgets-disabled", "the Widgets gallery's form disabled with F3") { scene in
+            scene.press("4", "f3")
+        },
         DemoScene("widgets-inputs", "the Widgets gallery's Inputs page, a name typed") { scene in
             scene.press("4", "tab")
             scene.type("Ada")

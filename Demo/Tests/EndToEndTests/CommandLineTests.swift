@@ -30,7 +30,7 @@ struct CommandLineTests {
     func unknownTheme() async throws {
         let result = try await Self.run(["--theme", "purple"])
         #expect(result.exitedNormally && result.status != 0, "status \(result.status)")
-        #expect(result.stderrText.contains("unknown theme 'purple'; use one of: dark, light"), "stderr: \(result.stderrText)")
+        #expect(result.stderrText.contains("unknown theme 'purple'; use one of: auto, dark, light"), "stderr: \(result.stderrText)")
         #expect(result.stdout.isEmpty, "stdout: \(result.stdoutText)")
     }
 

@@ -98,7 +98,7 @@ public final class AppletHost {
     /// The dark and light themes to choose from by the terminal's background (nil: `theme` as given).
     public let themes: (dark: Theme, light: Theme)?
     /// The theme resolved for this terminal's colours (set when the run starts).
-    var resolvedTheme: ResolvedTheme = .standard
+    public internal(set) var resolvedTheme: ResolvedTheme = .standard
     /// Whether widgets animate when shown or hidden (`--no-animation` turns it off).
     public let animationsEnabled: Bool
     /// How often the frame clock ticks while something animates.

@@ -84,4 +84,12 @@ public struct LayerContext {
         guard width > 4, height > 2 else { return nil }
         return Rect(x: (size.width - width) / 2, y: content.y + (content.height - height) / 2, width: width, height: height)
     }
+
+    /// Greys out what a modal covers: every cell in `rect` takes the muted role's colours and
+    /// attributes, so the backdrop reads as set aside yet stays legible at every depth (dimming
+    /// the cells' own colours would take some below 3:1, and xterm does not dim default text).
+    public func dimBackdrop(_ rect: Rect, on canvas: inout Canvas) {
+        let muted = theme[.muted]
+        canvas.restyle(rect) { $0 = muted }
+    }
 }

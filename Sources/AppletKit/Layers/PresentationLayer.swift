@@ -156,7 +156,7 @@ final class PresentationLayer: HostLayer {
         var used = Set<UUID>()
         for presented in presentations.value {
             used.insert(presented.id)
-            canvas.restyle(area) { $0.attributes.insert(.dim) }
+            context.dimBackdrop(area, on: &canvas)
             let width = min(area.width - 2, max(36, min(72, area.width * 2 / 3)))
             let view = host.inPane { AnyView(SheetFrame(title: presented.title) { presented.makeView() }) }
             let wanted = host.inPane { ViewTree.idealSize(of: view, proposal: ProposedSize(width: width, height: nil)) }

@@ -78,7 +78,7 @@ final class SheetLayer: HostLayer {
             let scope = host.paneScope(tab: host.selectedTab, pane: pane)
             for sheet in sheets {
                 used.insert(sheet.key)
-                canvas.restyle(rect) { $0.attributes.insert(.dim) }
+                context.dimBackdrop(rect, on: &canvas)
                 let width = min(rect.width - 2, max(36, min(72, rect.width * 2 / 3)))
                 guard width > 4, rect.height > 4 else { continue }
                 // As tall as its content wants at that width, up to the pane.
@@ -147,7 +147,7 @@ final class ConfirmationLayer: HostLayer {
             return
         }
         let area = context.content
-        canvas.restyle(area) { $0.attributes.insert(.dim) }
+        context.dimBackdrop(area, on: &canvas)
         let buttons = confirmation.cancelTitle.terminalWidth + confirmation.confirmTitle.terminalWidth + 12
         let width = min(area.width - 2, max(40, confirmation.message.terminalWidth + 6, buttons))
         let application = self.application
