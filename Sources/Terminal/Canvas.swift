@@ -255,9 +255,11 @@ public struct Canvas: Hashable, Sendable {
             previous.cells.withUnsafeBufferPointer { old in
                 let rowBytes = w * MemoryLayout<Cell>.stride
                 let newBytes = UnsafeRawPointer(new.baseAddress!), oldBytes = UnsafeRawPointer(old.baseAddress!)
-                // Cells compare as bytes: every field is a plain integer and there is no padding
-                // (CanvasTests checks the 16-byte layout), so equal bytes are exactly equal cells.
+                // Equal bytes are always equal cells (every field is a plain integer), so equal rows
+                // are skipped with memcmp. The other way round holds only without padding:
+                // `Cell.isPacked` says so, and otherwise cells compare field by field.
                 @inline(__always) func differs(_ i: Int) -> Bool {
+                    guard Cell.isPacked else { return new[i] != old[i] }
                     let offset = i &* MemoryLayout<Cell>.stride
                     return newBytes.load(fromByteOffset: offset, as: UInt64.self) != oldBytes.load(fromByteOffset: offset, as: UInt64.self)
                         || newBytes.load(fromByteOffset: offset &+ 8, as: UInt64.self) != oldBytes.load(fromByteOffset: offset &+ 8, as: UInt64.self)
@@ -316,8 +318,9 @@ public struct Canvas: Hashable, Sendable {
             previous.cells.withUnsafeBufferPointer { old in
                 let stride = MemoryLayout<Cell>.stride
                 let newBytes = UnsafeRawPointer(new.baseAddress!), oldBytes = UnsafeRawPointer(old.baseAddress!)
-                // Cells compare as bytes (see `changes(since:)`).
+                // Cells compare as bytes where that is exact (see `changes(since:)`).
                 @inline(__always) func differs(_ i: Int) -> Bool {
+                    guard Cell.isPacked else { return new[i] != old[i] }
                     let offset = i &* stride
                     return newBytes.load(fromByteOffset: offset, as: UInt64.self) != oldBytes.load(fromByteOffset: offset, as: UInt64.self)
                         || newBytes.load(fromByteOffset: offset &+ 8, as: UInt64.self) != oldBytes.load(fromByteOffset: offset &+ 8, as: UInt64.self)
@@ -330,7 +333,9 @@ public struct Canvas: Hashable, Sendable {
                     let chunk = 8
                     var first = start
                     while first + chunk <= end, memcmp(newBytes + first * stride, oldBytes + first * stride, chunk * stride) == 0 { first += chunk }
-                    while !differs(first) { first += 1 }
+                    // Unequal bytes with no unequal cell is padding: the row has not changed.
+                    while first < end, !differs(first) { first += 1 }
+                    if first == end { continue }
                     var last = end - 1
                     while last - chunk >= first, memcmp(newBytes + (last - chunk + 1) * stride, oldBytes + (last - chunk + 1) * stride, chunk * stride) == 0 { last -= chunk }
                     while !differs(last) { last -= 1 }

@@ -39,4 +39,10 @@ public struct Cell: Hashable, Sendable {
     static func continuation(_ style: Style) -> Cell { Cell(glyph: .space, style: style, width: 0) }
 
     public var isContinuation: Bool { width == 0 }
+
+    /// A cell is two machine words of plain integers with no padding (CanvasTests checks the
+    /// fields fill them), so two cells are equal exactly when their bytes are: the frame diff
+    /// then compares two words a cell. When a change to `Style` or `Glyph` breaks that, the diff
+    /// compares cells field by field instead of reading padding as a change.
+    static var isPacked: Bool { MemoryLayout<Cell>.size == 16 && MemoryLayout<Cell>.stride == 16 }
 }

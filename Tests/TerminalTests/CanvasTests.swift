@@ -303,6 +303,7 @@ struct CellValueTests {
         // cells are always equal bytes.
         #expect(MemoryLayout<Cell>.size == 16)
         #expect(MemoryLayout<Cell>.stride == 16)
+        #expect(Cell.isPacked)
     }
 
     @Test(arguments: [Color.default, .ansi(.brightCyan), .indexed(0), .indexed(255), .rgb(1, 2, 3), .rgb(255, 255, 255)])
