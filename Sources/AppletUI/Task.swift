@@ -66,7 +66,12 @@ public struct TaskView<Content: View, ID: Equatable>: View {
             key: TaskKey(view: context.id, type: ObjectIdentifier(Self.self)),
             id: id,
             hasSameID: { ($0 as? ID) == id },
-            start: { Task(priority: priority) { await action() } }))
+            start: { completion in
+                Task(priority: priority) {
+                    await action()
+                    completion.isDone = true
+                }
+            }))
         content._makeNodes(context, into: &nodes)
     }
 }
@@ -84,11 +89,18 @@ struct TaskRegistration {
     let id: Any
     /// Whether a running task's id equals this one.
     let hasSameID: @MainActor (Any) -> Bool
-    let start: @MainActor () -> Task<Void, Never>
+    let start: @MainActor (TaskCompletion) -> Task<Void, Never>
+}
+
+/// Set when a `.task`'s action returns (so a finished task is not counted as running).
+@MainActor
+final class TaskCompletion {
+    var isDone = false
 }
 
 /// A task the tree started, with the id it was started for.
 struct RunningTask {
     let id: Any
     let task: Task<Void, Never>
+    let completion: TaskCompletion
 }

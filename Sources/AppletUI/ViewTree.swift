@@ -510,7 +510,8 @@ public final class ViewTree {
                 if registration.hasSameID(running.id) { continue }
                 running.task.cancel()
             }
-            runningTasks[registration.key] = RunningTask(id: registration.id, task: registration.start())
+            let completion = TaskCompletion()
+            runningTasks[registration.key] = RunningTask(id: registration.id, task: registration.start(completion), completion: completion)
         }
         taskRegistrations.removeAll(keepingCapacity: true)
         let gone = runningTasks.keys.filter { !seen.contains($0) }
@@ -522,6 +523,11 @@ public final class ViewTree {
     /// How many `.task`s the tree has started and not cancelled (finished ones count until
     /// their views go away).
     var taskCount: Int { runningTasks.count }
+
+    /// How many `.task`s are running now: started, not cancelled, their action not returned. A
+    /// tree that is not shown has none, and neither has a still screen; a host reports them in
+    /// `AppletHost.activity`.
+    public var activeTaskCount: Int { runningTasks.values.count { !$0.completion.isDone } }
 
     /// Tells the tree that it is no longer shown (its tab was switched away, its pane removed):
     /// every task started by a `.task` modifier is cancelled. The next render draws the view again

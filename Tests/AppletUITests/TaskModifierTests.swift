@@ -303,4 +303,32 @@ struct TaskModifierTests {
         #expect(await eventually { probe.starts == 2 })
         #expect(probe.started == ["disabled", "hidden"])
     }
+
+    @Test func onlyTasksStillRunningAreActive() async throws {
+        let probe = TaskProbe()
+        let tree = ViewTree()
+        let manager = WidgetManager("active", widgets: ["spinner": .visible])
+        let view = VStack {
+            Text("once").task { await probe.runOnce("once") }
+            Text("spinner").task { await probe.run("loop") }.widget("spinner", in: manager)
+        }
+        draw(view, tree)
+        #expect(await eventually { probe.finished == ["once"] && probe.starts == 2 })
+        await settle()
+        // The finished task is still the view's (it does not start again) but does not run.
+        #expect(tree.taskCount == 2)
+        #expect(tree.activeTaskCount == 1)
+        // Hiding the widget stops what it ran: the screen is at rest.
+        try manager.hide("spinner")
+        draw(view, tree)
+        #expect(await eventually { probe.cancelled == ["loop"] })
+        #expect(tree.activeTaskCount == 0)
+        // Shown again, it runs again; a tree no longer shown runs nothing.
+        try manager.show("spinner")
+        draw(view, tree)
+        #expect(await eventually { probe.starts == 3 })
+        #expect(tree.activeTaskCount == 1)
+        tree.disappear()
+        #expect(tree.activeTaskCount == 0)
+    }
 }

@@ -176,3 +176,28 @@ extension AppletHost {
     /// How many observations of the chrome were installed (tests).
     var chromeObservationsInstalled: Int { shellObservation.installed + overPanesObservation.installed }
 }
+
+extension AppletHost {
+    /// What keeps the host from resting, one line each: a pane with `.task`s running (a pane of
+    /// a hidden tab should have none: its tasks are cancelled when the tab goes) and a pane of the
+    /// selected tab mid-animation. Empty when the app is at rest: with no input it then wakes
+    /// no thread, uses no CPU and writes nothing until something changes.
+    ///
+    /// ```swift
+    /// host.activity   // ["Processes › processes: 1 task running"]
+    /// ```
+    public var activity: [String] {
+        var lines: [String] = []
+        for (tab, trees) in panes.trees.enumerated() {
+            for (pane, tree) in trees.enumerated() {
+                let name = "\(tabs[tab].title) › \(tabs[tab].panes[pane].id)"
+                let tasks = tree.activeTaskCount
+                if tasks > 0 {
+                    lines.append("\(name): \(tasks) task\(tasks == 1 ? "" : "s") running\(tab == selectedTab ? "" : " while its tab is hidden")")
+                }
+                if tab == selectedTab, tree.needsAnimationFrame { lines.append("\(name): animating") }
+            }
+        }
+        return lines
+    }
+}
