@@ -16,7 +16,7 @@ APPLETS := $(sort $(dir $(wildcard Applets/*/Package.swift)))
 # apt-get needs root: use sudo when we are not root and it exists.
 SUDO := $(shell if [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then echo sudo; fi)
 
-.PHONY: run build release screens test test-framework test-applets test-demo test-packaging test-fuzz fuzz fuzz-build flaky bench bench-tabs bench-tabs-run clean deps test-deps
+.PHONY: run build release screens test test-framework test-applets test-demo test-packaging test-fuzz fuzz fuzz-build flaky bench bench-tabs bench-tabs-run bench-idle clean deps test-deps
 
 run: build
 	$(BUILD)/debug/appletkit $(ARGS)
@@ -101,7 +101,8 @@ bench: deps
 			|| echo "make: BENCHMARK FAILED: $$target exited with an error (see above)" | tee -a .bench-output.txt; \
 	done
 	@$(MAKE) --no-print-directory bench-tabs-run
-	@if grep -q "OVER BUDGET\|BENCHMARK FAILED" Benchmarks/.bench-output.txt $(TABS_OUTPUT); then echo "make: a benchmark is over its budget or failed (see above)"; exit 1; fi
+	@$(MAKE) --no-print-directory bench-idle
+	@if grep -q "OVER BUDGET\|BENCHMARK FAILED" Benchmarks/.bench-output.txt $(TABS_OUTPUT) $(IDLE_OUTPUT); then echo "make: a benchmark is over its budget or failed (see above)"; exit 1; fi
 
 # The same three-tab app in plain C on ncursesw (Benchmarks/Tabs/tabs.c) and on AppletKit
 # (Benchmarks/Tabs/AppletKit), driven side by side on pseudo-terminals by one driver that waits for
@@ -136,8 +137,23 @@ bench-tabs-run: deps
 		--static-build "swift build -c release --static-swift-stdlib" \
 		| tee $(TABS_OUTPUT)
 
+# At rest: the C program, the AppletKit tabs app and the demo (release, as users build it) each
+# left alone on every tab; wake-ups, CPU and bytes written, read from /proc and the terminal.
+# OVER BUDGET marks a still tab that woke, used CPU or wrote.
+IDLE_OUTPUT := $(TABS_DIR)/idle.txt
+IDLE_SECONDS ?= 5
+bench-idle: deps
+	@mkdir -p $(TABS_DIR)
+	$(CC) $(TABS_CFLAGS) -Wall -o $(TABS_DIR)/tabs-c Benchmarks/Tabs/tabs.c -lncursesw
+	$(TABS_SWIFT) --product tabs-appletkit
+	$(TABS_SWIFT) --product tabs-driver
+	$(SWIFT) build -c release --package-path Demo --scratch-path Benchmarks/.build-demo --disable-build-manifest-caching --product appletkit
+	@set -o pipefail; Benchmarks/.build/release/tabs-driver --idle --seconds $(IDLE_SECONDS) \
+		--c $(TABS_DIR)/tabs-c --appletkit Benchmarks/.build/release/tabs-appletkit \
+		--demo Benchmarks/.build-demo/release/appletkit | tee $(IDLE_OUTPUT)
+
 clean:
-	rm -rf .build .build-* .build-fuzz Benchmarks/.build Benchmarks/.build-static Demo/.build $(addsuffix .build,$(APPLETS))
+	rm -rf .build .build-* .build-fuzz Benchmarks/.build Benchmarks/.build-static Benchmarks/.build-demo Demo/.build $(addsuffix .build,$(APPLETS))
 
 # ncursesw's headers and library (Debian: libncurses-dev).
 deps:

@@ -46,8 +46,11 @@ let package = Package(
                 .linkedLibrary("ncurses", .when(platforms: [.macOS])),
             ]
         ),
-        .target(name: "Terminal", dependencies: ["CNcursesShim"]),
+        // The global executor's threads (GlobalExecutorPool): the Swift runtime's hooks, in C.
+        .target(name: "CGlobalExecutor"),
+        .target(name: "Terminal", dependencies: ["CNcursesShim", "CGlobalExecutor"]),
         .target(name: "AppletState", dependencies: [
+            "CGlobalExecutor",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ]),

@@ -127,6 +127,9 @@ extension AppletApp {
     /// one place and draws before it waits again.
     @MainActor
     public static func main() {
+        // Before any task starts: work off the main actor runs on threads that never wake
+        // unasked (see `GlobalExecutorPool`).
+        GlobalExecutorPool.install()
         let command: any ParsableCommand
         do {
             // The usual line, read without ArgumentParser's reflection (see StandardOptionsFastPath);

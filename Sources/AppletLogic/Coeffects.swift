@@ -1,3 +1,4 @@
+import AppletState
 import Synchronization
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -61,7 +62,7 @@ public struct Coeffects: Sendable {
 
     /// The real system. `terminalSize` reads what `ScreenSize.current` was last set to.
     public static var live: Coeffects {
-        Coeffects(now: { Date() }, clock: ContinuousClock(),
+        Coeffects(now: { Date() }, clock: MainQueueClock(),
                   random: { Int.random(in: $0) },
                   environment: { name in getenv(name).map { String(cString: $0) } },
                   fileContents: { path in try Data(contentsOf: URL(fileURLWithPath: path)) },

@@ -1,3 +1,4 @@
+import AppletState
 import Synchronization
 
 /// The clocks the logic module's own worlds run on, so that `AppletLogic` needs no clock package
@@ -18,8 +19,9 @@ struct StillClock: Clock {
     var minimumResolution: Duration { .zero }
 
     func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {
-        // Task.sleep throws as soon as the task is cancelled, which is the only way out.
-        while true { try await Task.sleep(for: .seconds(86_400)) }
+        // Cancellation is the only way out, and nothing wakes until then.
+        await waitUntilCancelled()
+        throw CancellationError()
     }
 }
 

@@ -1,3 +1,5 @@
+import AppletState
+
 /// One action due after a delay on a given clock, replaced when scheduled again: the chord
 /// timeout and the status line's expiry. On a `TestClock` time moves only when a test advances it,
 /// so a busy test machine cannot fire it early or late.
@@ -6,7 +8,7 @@
 /// never runs; the action runs on the main actor.
 ///
 /// ```swift
-/// let timer = ScheduledAction(clock: ContinuousClock())
+/// let timer = ScheduledAction(clock: MainQueueClock())
 /// timer.schedule(after: .seconds(1)) { router.expireChord() }
 /// timer.cancel()
 /// ```
@@ -17,7 +19,7 @@ public final class ScheduledAction {
     /// Bumped by every schedule and cancel, so a task that wakes late knows it was replaced.
     private var generation = 0
 
-    public init(clock: any Clock<Duration> = ContinuousClock()) {
+    public init(clock: any Clock<Duration> = MainQueueClock()) {
         self.clock = clock
     }
 

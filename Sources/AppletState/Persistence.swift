@@ -113,7 +113,8 @@ final class SecretEntry: PersistentEntry, @unchecked Sendable {
 /// `SecureState` on first use, and writes changes.
 ///
 /// Changes of `StoredState` and `FileState` are coalesced: the first change after a write
-/// schedules one write 100 ms later on a background queue; it saves every key changed by then.
+/// schedules one write 100 ms later on a background thread (`BackgroundWork`); it saves every key
+/// changed by then.
 /// `Application.shared.flush()` writes pending changes at once, and so does the process's normal
 /// end (`main` returning, or `exit()`), through `ExitFlush`. Every write goes through `AtomicFile`
 /// (temporary file, fsync, rename) and all of them are serialized by the `disk` lock.
@@ -123,7 +124,7 @@ final class SecretEntry: PersistentEntry, @unchecked Sendable {
 final class Persistence: StateStorage {
     static let registryKey = "AppletState.persistence"
     /// How long a change waits for others to join its write.
-    static let writeDelay: DispatchTimeInterval = .milliseconds(100)
+    static let writeDelay: Duration = .milliseconds(100)
 
     let configuration: StorageConfiguration
     /// `<directory>/<appID>.json`
@@ -135,8 +136,6 @@ final class Persistence: StateStorage {
 
     /// Files written so far (for tests: coalescing).
     let fileWrites = Atomic<Int>(0)
-
-    private let queue = DispatchQueue(label: "AppletState.persistence", qos: .utility)
 
     /// A changed entry, with its box kept alive until the write (the box is never used here).
     private struct Dirty: @unchecked Sendable {
@@ -286,7 +285,7 @@ final class Persistence: StateStorage {
             return true
         }
         if start {
-            queue.asyncAfter(deadline: .now() + Self.writeDelay) { self.writePending() }
+            BackgroundWork.after(Self.writeDelay) { self.writePending() }
         }
     }
 

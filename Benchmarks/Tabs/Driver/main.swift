@@ -4,6 +4,7 @@
 //
 //     tabs-driver --c .build/tabs/tabs-c --appletkit .build/release/tabs-appletkit \
 //                 [--appletkit-static <path>] [--floor <tabs-floor>] [--runs 5] [--check-keys 300] [--print-script]
+//     tabs-driver --idle --c .build/tabs/tabs-c --appletkit .build/release/tabs-appletkit [--demo <appletkit>] [--seconds 5]
 import AppletTesting
 import Foundation
 #if canImport(Glibc)
@@ -18,7 +19,7 @@ do {
     var arguments = CommandLine.arguments.dropFirst()
     while let argument = arguments.popFirst() {
         switch argument {
-        case "--print-script", "--help": flags.insert(argument)
+        case "--print-script", "--help", "--idle": flags.insert(argument)
         default:
             guard argument.hasPrefix("--"), let value = arguments.popFirst() else {
                 FileHandle.standardError.write(Data("tabs-driver: unexpected argument \(argument) (see --help)\n".utf8))
@@ -40,6 +41,8 @@ if flags.contains("--help") {
         medians beside the budgets; OVER BUDGET marks a ratio over its budget (and the exit status is 0:
         the Makefile decides). --check-keys compares both programs' screens after each of that many keys.
         --print-script prints the keys; --dump N prints each program's screen (with styles) after N keys.
+        --idle leaves each program alone for --seconds per tab (and the demo, --demo, on each of its
+        tabs) and prints its wake-ups, CPU and bytes beside the C program's at rest.
         """)
     exit(0)
 }
@@ -59,6 +62,26 @@ let appletKitArguments = ["--state-dir", "{state}", "--no-animation"]
 var programs = [c, Program(name: "AppletKit (release)", path: appletKitPath, arguments: appletKitArguments)]
 if let path = options["--appletkit-static"] {
     programs.append(Program(name: "AppletKit (release, static)", path: path, arguments: appletKitArguments))
+}
+
+// `--idle`: the idle benchmark (Idle.swift).
+if flags.contains("--idle") {
+    let seconds = Int(options["--seconds"] ?? "5") ?? 5
+    do {
+        let reference = try await Idle.run(c, spells: [Idle.Spell(name: "at rest", keys: [], moves: false)], seconds: seconds)[0]
+        var measured: [(name: String, measures: [Idle.Measure])] = []
+        let tabs = (1...3).map { Idle.Spell(name: "tab \($0)", keys: ["\($0)"], moves: false) }
+        measured.append(("AppletKit tabs app", try await Idle.run(programs[1], spells: tabs, seconds: seconds)))
+        if let demo = options["--demo"] {
+            let program = Program(name: "demo", path: demo, arguments: ["--state-dir", "{state}"])
+            measured.append(("demo", try await Idle.run(program, spells: Idle.demoSpells, seconds: seconds)))
+        }
+        print(Idle.report(seconds: seconds, reference: reference, programs: measured).joined(separator: "\n"))
+    } catch {
+        FileHandle.standardError.write(Data("tabs-driver: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
 }
 
 // `--dump N`: each program's screen after the first N keys, row by row with its styles.

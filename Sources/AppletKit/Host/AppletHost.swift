@@ -238,7 +238,7 @@ public final class AppletHost {
     public init(tabs: [Tab], initialTab: Int? = nil, application: Application = .current, terminal: (any Terminal)? = nil,
                 theme: Theme? = .dark, themes: (dark: Theme, light: Theme) = (.dark, .light),
                 animations: Bool? = nil, keymap: Keymap = Keymap(),
-                clock: any Clock<Duration> = ContinuousClock(), chordTimeout: Duration = ChordMatcher.defaultTimeout) throws {
+                clock: any Clock<Duration> = MainQueueClock(), chordTimeout: Duration = ChordMatcher.defaultTimeout) throws {
         precondition(!tabs.isEmpty, "AppletHost needs at least one tab")
         self.tabs = tabs
         self.application = application
@@ -350,7 +350,7 @@ public final class AppletHost {
     private func startFlushing(_ recorder: SessionRecorder) {
         flushTask = Task.detached(priority: .utility) {
             while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(1))
+                try? await MainQueueClock().sleep(for: .seconds(1))
                 recorder.flush()
             }
         }

@@ -82,9 +82,7 @@ public struct ProcessMonitorApplet: Applet {
             // goes (another tab, quitting), which cancels this task. (`store` is the pane's store,
             // read while the frame was drawn.)
             store.logic.value.send(.start, to: MonitorLogic())
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(3600))
-            }
+            await waitUntilCancelled()
             store.logic.value.send(.stop, to: MonitorLogic())
         }
     }

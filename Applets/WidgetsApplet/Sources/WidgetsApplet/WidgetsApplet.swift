@@ -53,9 +53,9 @@ public struct WidgetsApplet: Applet {
         ]
     }
 
-    /// Lets the spinner's clock run while the Display page is on screen (the demo calls this;
-    /// tests do not, so screens stay still). It is a task of the page: hidden (another page,
-    /// another tab), it stops, and the app does nothing at rest.
+    /// Lets the spinner's clock run while the spinner is on screen (the demo calls this; tests
+    /// do not, so screens stay still). It is a task of the spinner: hidden (another page, another
+    /// tab, the spinner widget hidden), it stops, and the app does nothing at rest.
     @MainActor public static func startClock() { clockRuns = true }
 
     @MainActor static var clockRuns = false
@@ -206,24 +206,24 @@ struct DisplayPage: View {
     @AppState(\.galleryTick) var tick
     static let samples: [Double] = (0..<48).map { sin(Double($0) / 4) * 10 + 12 }
 
-    var body: some View {
-        content.task {
-            guard WidgetsApplet.clockRuns else { return }
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(120))
-                Application.state(\.galleryTick).value &+= 1
-            }
+    /// The spinner's clock: a task of the spinner itself, so it runs only while the spinner is on
+    /// screen (this page shown, the spinner widget not hidden) and the app is at rest otherwise.
+    static func turnSpinner() async {
+        guard WidgetsApplet.clockRuns else { return }
+        while !Task.isCancelled {
+            try? await MainQueueClock().sleep(for: .milliseconds(120))
+            Application.state(\.galleryTick).value &+= 1
         }
     }
 
-    private var content: some View {
+    var body: some View {
         VStack(spacing: 1) {
             Grid(spacing: 2, rowSpacing: 0) {
                 GridRow { Text("ProgressBar"); ProgressBar(value: gallery.progress, label: true).frame(width: 40) }
                     .widget("progress", in: .gallery, transition: .reveal)
                 GridRow { Text("Gauge"); Gauge(value: 0.72, label: "CPU").frame(width: 40) }
                 GridRow { Text("Sparkline"); Sparkline(Self.samples).frame(width: 40) }
-                GridRow { Text("Spinner"); Spinner(frame: tick, title: "working…") }
+                GridRow { Text("Spinner"); Spinner(frame: tick, title: "working…").task { await Self.turnSpinner() } }
                     .widget("spinner", in: .gallery)
                 GridRow { Text("Label"); Label("Toggle the tree", key: "f5") }
             }
