@@ -47,6 +47,8 @@ public final class NcursesTerminal: Terminal {
     private var watchesInput = false
     private var escapeTimer: DispatchWorkItem?
     private var running = false
+    /// Set after another program had the terminal (see `readInput`).
+    private var inputMayBeStale = false
     /// Where input is read to: one allocation for the terminal's life, not one per read.
     private var readBuffer = [UInt8](repeating: 0, count: 4096)
     @exclusivity(unchecked) private var styleCache: [Style: (attrs: UInt32, fg: Int32, bg: Int32)] = [:]
@@ -246,6 +248,7 @@ public final class NcursesTerminal: Terminal {
         readOutstandingReplies()
         ak_leave()
         let outcome = ProgramLauncher.run(program, path: path, terminal: STDIN_FILENO)
+        inputMayBeStale = true
         ak_reenter()
         repaint()
         return outcome
@@ -406,6 +409,13 @@ public final class NcursesTerminal: Terminal {
     // MARK: Input
 
     private func readInput() {
+        if inputMayBeStale {
+            // Input that arrived while another program had the terminal was that program's: the
+            // readiness reported for it may be stale, and a read would then wait for a key.
+            inputMayBeStale = false
+            var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 0) > 0 else { return }
+        }
         let n = readBuffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
         if n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR) {
             // The terminal went away (window closed: end of file, or EIO from a hung-up tty):
