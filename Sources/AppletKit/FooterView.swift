@@ -55,8 +55,10 @@ struct FooterItem: Equatable {
                 items.append(FooterItem(key: entries[next].keyLabel + "/" + entries[previous].keyLabel, title: "Next/Prev"))
             }
         }
-        if let focus = host("host.focus-next") { items.append(FooterItem(key: entries[focus].keyLabel, title: "Focus")) }
+        // Copy before Focus: in a text field the last two items stay whatever the room, and
+        // there `Tab Focus` and `Esc Leave field` are the ways out.
         if let copy = host(HostCommands.copyID) { items.append(FooterItem(key: entries[copy].keyLabel, title: entries[copy].title)) }
+        if let focus = host("host.focus-next") { items.append(FooterItem(key: entries[focus].keyLabel, title: "Focus")) }
         if let help = host("host.help") { items.append(FooterItem(key: entries[help].keyLabel, title: "Help")) }
         if let quit = host("host.quit") { items.append(FooterItem(key: entries[quit].keyLabel, title: "Quit")) }
         // In a text field the way out is the one key worth advertising.

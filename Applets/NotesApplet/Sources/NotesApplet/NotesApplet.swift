@@ -90,11 +90,6 @@ public struct NotesApplet: NavigationApplet {
             Command(id: "notes.edit", "Edit", keys: ["e"], isEnabled: onDetail && current != nil) {
                 if let current { Self.startEditing(current, path: path) }
             },
-            Command(id: "notes.external-edit", "Edit in $EDITOR", keys: ["E"], isEnabled: current != nil) {
-                guard let current else { return }
-                let editor = ExternalEdit.editor(in: ProcessEnvironment.current)
-                Application.current.logic.value.send(.editInEditor(current, editor), to: NotesLogic())
-            },
             Command(id: "notes.tags", "Tags", keys: ["t"], isEnabled: current != nil) {
                 if let current { path.wrappedValue.present(.tags(current.id)) }
             },
@@ -102,6 +97,12 @@ public struct NotesApplet: NavigationApplet {
                 if let current { Self.askToDelete(current, notes: notes, path: path) }
             },
             Command(id: "notes.save", "Save", keys: ["ctrl-s"], isEnabled: editing) { Self.save(notes: notes, path: path) },
+            // Last: where the footer is short of room, the note's own keys stay.
+            Command(id: "notes.external-edit", "Edit in $EDITOR", keys: ["E"], isEnabled: current != nil) {
+                guard let current else { return }
+                let editor = ExternalEdit.editor(in: ProcessEnvironment.current)
+                Application.current.logic.value.send(.editInEditor(current, editor), to: NotesLogic())
+            },
         ]
     }
 
