@@ -875,7 +875,22 @@ int ak_run_foreground(const char *path, char *const argv[], char *const envp[], 
     return 0;
 }
 
+// Set when this process stopped itself (Ctrl-Z, or a program it ran was stopped): the SIGCONT that
+// continues it is its own resume's, which has taken the terminal back already.
+static volatile sig_atomic_t own_stop = 0;
+
+int ak_take_own_continue(void) {
+    int was = own_stop;
+    own_stop = 0;
+    return was;
+}
+
 void ak_stop_process(void) {
+    // The kernel discards SIGTSTP for an orphaned process group (no shell to continue it, as for
+    // a session leader): then nothing stops and no SIGCONT comes. Ours is not orphaned when the
+    // parent is in the same session and another group, as a job-control shell is.
+    pid_t parent = getppid();
+    own_stop = getsid(parent) == getsid(0) && getpgid(parent) != getpgrp();
     sigset_t set, old;
     sigemptyset(&set);
     sigaddset(&set, SIGTSTP);

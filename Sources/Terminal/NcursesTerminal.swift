@@ -497,7 +497,10 @@ public final class NcursesTerminal: Terminal {
             case SIGTSTP:
                 suspend()
             case SIGCONT:
-                // Stopped by something other than our own Ctrl-Z (e.g. SIGSTOP): take the screen back.
+                // Stopped by something other than our own Ctrl-Z (e.g. SIGSTOP): take the screen
+                // back. After our own stop, its resume took it back already: setting the modes a
+                // second time would leave two `h` for one `l`.
+                if ak_take_own_continue() == 1 { continue }
                 if running { ak_reenter(); repaint() }
             default:
                 ak_signal_handled()

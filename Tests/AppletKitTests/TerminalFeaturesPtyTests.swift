@@ -182,6 +182,9 @@ extension PseudoTerminalTests {
             try await terminal.waitUntil { !$0.isAlternateScreen && $0.lines.last(where: { !$0.isEmpty }) == "$" }
             #expect(terminal.screen.unresetModes() == [])
             Self.expectEachMouseModeResetOncePerSet(terminal)
+            // The modes that went on Ctrl-Z came back once on fg (the resume's SIGCONT does not
+            // set them a second time).
+            #expect(terminal.screen.modeChanges.filter { $0.mode == 2004 }.map(\.on) == [true, false, true, false])
         }
 
         /// Every `CSI ? 1000/1002/1006 h` is followed by exactly one `l` before the next `h`.

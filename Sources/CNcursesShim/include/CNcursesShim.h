@@ -145,6 +145,9 @@ void ak_signal_handled(void);
 
 /// Stops the process as Ctrl-Z would (SIGTSTP with the default action); returns after `fg`.
 void ak_stop_process(void);
+/// Whether the last SIGCONT continued a stop of `ak_stop_process` (whose caller takes the
+/// terminal back itself), once: 1, then 0 until the next such stop.
+int ak_take_own_continue(void);
 
 /// Runs the program at `path` with `argv` (NULL-terminated) and `envp` (NULL: this process's
 /// environment) with posix_spawn, and waits for it to end. With `tty` (a terminal descriptor,
