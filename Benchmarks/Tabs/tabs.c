@@ -8,9 +8,9 @@
  * It draws what tabs-appletkit draws, cell for cell where it can (the same tab bar, content,
  * status line and footer, in the same attributes and colours), so that the two write comparable
  * screens. Keys: 1 2 3 select a tab, ] [ the next/previous one, + - change the counter (Counter
- * tab), j k (or the arrows) move in the list (List tab), q quits. The footer's `? Help` and
- * `Tab Focus` are drawn to match AppletKit's footer but do nothing here (the workload does not
- * use them).
+ * tab), j k (or the arrows) move in the list (List tab), q quits. The footer's `? Help`,
+ * `Alt-C Copy` and `Tab Focus` are drawn to match AppletKit's footer but do nothing here (the
+ * workload does not use them).
  *
  *     cc -O2 -o tabs-c tabs.c -lncursesw
  */
@@ -80,7 +80,10 @@ static void draw_footer(void) {
     }
     hint("1-3", "Tab");
     hint("]/[", "Next/Prev");
-    if (tab == 1) hint("Tab", "Focus");
+    if (tab == 1) {
+        hint("Alt-C", "Copy");
+        hint("Tab", "Focus");
+    }
     hint("?", "Help");
     hint("q", "Quit");
     wnoutrefresh(footer);

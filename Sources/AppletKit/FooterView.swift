@@ -28,6 +28,11 @@ struct FooterItem: Equatable {
         }
         var items: [FooterItem] = []
         items.reserveCapacity(16)
+        // The mouse turned off (`Alt-M`): first of all, under a sheet too, since clicks do
+        // nothing until it is back.
+        if let mouse = registry.index(ofID: HostCommands.mouseID), entries[mouse].command.showsInFooter, reachable(mouse) {
+            items.append(FooterItem(key: entries[mouse].keyLabel, title: entries[mouse].title))
+        }
         var hasSheet = false
         for index in entries.indices {
             let scope = entries[index].scope
@@ -50,6 +55,9 @@ struct FooterItem: Equatable {
                 items.append(FooterItem(key: entries[next].keyLabel + "/" + entries[previous].keyLabel, title: "Next/Prev"))
             }
         }
+        // Copy before Focus: in a text field the last two items stay whatever the room, and
+        // there `Tab Focus` and `Esc Leave field` are the ways out.
+        if let copy = host(HostCommands.copyID) { items.append(FooterItem(key: entries[copy].keyLabel, title: entries[copy].title)) }
         if let focus = host("host.focus-next") { items.append(FooterItem(key: entries[focus].keyLabel, title: "Focus")) }
         if let help = host("host.help") { items.append(FooterItem(key: entries[help].keyLabel, title: "Help")) }
         if let quit = host("host.quit") { items.append(FooterItem(key: entries[quit].keyLabel, title: "Quit")) }

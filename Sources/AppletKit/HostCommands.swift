@@ -14,16 +14,22 @@ final class HostCommands {
     init(host: AppletHost) { self.host = host }
 
     /// The commands for a host with `tabCount` tabs and, on this tab, `focusStops` (whether Tab
-    /// moves anywhere).
-    func commands(tabCount: Int, focusStops: Bool) -> [Command] {
-        let key = tabCount * 2 + (focusStops ? 1 : 0)
+    /// moves anywhere), `canCopy` (whether the focused widget has something to copy) and the
+    /// terminal's `mouse` reporting.
+    func commands(tabCount: Int, focusStops: Bool, canCopy: Bool = true, mouse: MouseReporting = .on) -> [Command] {
+        let mouseKey = switch mouse { case .unavailable: 0; case .on: 1; case .off: 2 }
+        let key = ((tabCount * 2 + (focusStops ? 1 : 0)) * 2 + (canCopy ? 1 : 0)) * 3 + mouseKey
         if let known = made[key] { return known }
-        let list = makeCommands(tabCount: tabCount, focusStops: focusStops)
+        let list = makeCommands(tabCount: tabCount, focusStops: focusStops, canCopy: canCopy, mouse: mouse)
         made[key] = list
         return list
     }
 
-    private func makeCommands(tabCount: Int, focusStops: Bool) -> [Command] {
+    /// The ids of the commands the footer shows among the host's own.
+    nonisolated static let copyID = "host.copy"
+    nonisolated static let mouseID = "host.mouse"
+
+    private func makeCommands(tabCount: Int, focusStops: Bool, canCopy: Bool, mouse: MouseReporting) -> [Command] {
         var commands: [Command] = []
         if tabCount > 1 {
             for n in 1...min(9, tabCount) {
@@ -50,6 +56,15 @@ final class HostCommands {
                                 showsInFooter: false) { [host] in
             host.moveFocus(forward: false)
         })
+        // Enabled only while the focused widget has something to copy, so the footer shows it
+        // exactly when it works.
+        commands.append(Command(id: Self.copyID, "Copy", keys: ["alt-c"], isEnabled: canCopy) { [host] in host.copySelection() })
+        // From anywhere (a dialog too), so the mouse can always be had back. Kept out of the
+        // footer while the mouse works; while it is off, the footer says so first of all.
+        if mouse != .unavailable {
+            commands.append(Command(id: Self.mouseID, mouse == .off ? "Mouse back on" : "Select text (mouse off)", keys: ["alt-m"],
+                                    showsInFooter: mouse == .off, isPriority: true) { [host] in host.toggleMouseReporting() })
+        }
         commands.append(Command(id: "host.palette", "Commands", keys: ["ctrl-p"]) { [host] in host.openPalette() })
         commands.append(Command(id: "host.help", "Help", keys: ["?"]) { [host] in host.openHelp() })
         commands.append(Command(id: "host.action-log", "Action log (devtools)", keys: ["f12"], showsInFooter: false,

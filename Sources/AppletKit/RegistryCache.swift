@@ -2,6 +2,7 @@ import AppletNavigation
 import AppletState
 import AppletUI
 import Observation
+import Terminal
 
 /// The host's active `CommandRegistry`, kept between keys and frames (one per tab and pane) until
 /// something it was made from changes: the router and the footer both ask for it on every key, and making it (every
@@ -29,6 +30,10 @@ final class RegistryCache {
         /// When the pane's tree last rendered, only if it embeds applets (their values, and so
         /// their commands, may change with any render); nil otherwise.
         var embeddingRender: ContinuousClock.Instant?
+        /// Whether the focused widget has something to copy (Copy is enabled only then).
+        var canCopy: Bool
+        /// The terminal's mouse reporting (the mouse command's title).
+        var mouse: MouseReporting
     }
 
     /// One registry per key (a tab's, a pane's), so switching back to a tab finds its commands.

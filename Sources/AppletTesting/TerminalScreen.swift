@@ -55,14 +55,18 @@ public struct TerminalScreen: Sendable, CustomStringConvertible {
         public var foreground: Color
         public var background: Color
         public var attributes: Attributes
+        /// The address the cell links to (OSC 8: `ESC ] 8 ; params ; URI ESC \\` before it was
+        /// written, `ESC ] 8 ; ; ESC \\` after), nil for none.
+        public var hyperlink: String?
 
         public init(_ character: Character = " ", width: Int = 1, foreground: Color = .default,
-                    background: Color = .default, attributes: Attributes = []) {
+                    background: Color = .default, attributes: Attributes = [], hyperlink: String? = nil) {
             self.character = character
             self.storedWidth = UInt8(clamping: max(0, min(2, width)))
             self.foreground = foreground
             self.background = background
             self.attributes = attributes
+            self.hyperlink = hyperlink
         }
 
         /// Columns the character takes: 1, 2 for a wide character, 0 for the right half of one.
@@ -92,6 +96,7 @@ public struct TerminalScreen: Sendable, CustomStringConvertible {
                 + (foreground == .default ? "" : " fg \(foreground)")
                 + (background == .default ? "" : " bg \(background)")
                 + (attributes.isEmpty ? "" : " \(attributes)")
+                + (hyperlink.map { " link \($0)" } ?? "")
         }
 
         /// A blank cell in `background` (what erasing leaves, as xterm's background colour erase does).
@@ -195,6 +200,12 @@ public struct TerminalScreen: Sendable, CustomStringConvertible {
     public internal(set) var isInsertMode = false
     /// The cursor shape DECSCUSR (`CSI Ps SP q`) last asked for; 0 is the terminal's default.
     public internal(set) var cursorShape = 0
+    /// What the program put on the clipboard with OSC 52 (`ESC ] 52 ; c ; base64 ESC \\`), in
+    /// order (the last `maxClipboardWrites`).
+    public internal(set) var clipboardWrites: [ClipboardWrite] = []
+    /// OSC strings that were not OSC 8 or 52, or were cut for being longer than
+    /// `VTParser.maxStringLength`: how many.
+    public internal(set) var ignoredStrings = 0
 
     /// A blank screen of `width` x `height` cells (each clamped to 1...`maxDimension`).
     public init(width: Int = 80, height: Int = 24) {
@@ -268,6 +279,56 @@ public struct TerminalScreen: Sendable, CustomStringConvertible {
             return Point(x: column, y: y)
         }
         return nil
+    }
+
+    /// One OSC 52 write: the selections named (`c` is the clipboard, `p` the primary
+    /// selection) and the text, decoded from base64 as UTF-8 (nil when it was not valid base64,
+    /// or was a query, `?`).
+    public struct ClipboardWrite: Hashable, Sendable {
+        public var selections: String
+        public var text: String?
+        /// The base64 payload as written.
+        public var payload: String
+    }
+
+    static let maxClipboardWrites = 64
+
+    /// A run of cells on one row that link to one address.
+    public struct LinkedRun: Hashable, Sendable {
+        public var y: Int
+        public var columns: Range<Int>
+        public var url: String
+        public var text: String
+
+        public init(y: Int, columns: Range<Int>, url: String, text: String) {
+            self.y = y
+            self.columns = columns
+            self.url = url
+            self.text = text
+        }
+    }
+
+    /// Every run of linked cells, row by row, left to right.
+    ///
+    /// ```swift
+    /// #expect(screen.linkedRuns.map(\.text) == ["docs"])
+    /// ```
+    public var linkedRuns: [LinkedRun] {
+        var runs: [LinkedRun] = []
+        for (y, row) in rows.enumerated() {
+            var x = 0
+            while x < row.count {
+                guard let url = row[x].hyperlink else { x += 1; continue }
+                let start = x
+                var text = ""
+                while x < row.count, row[x].hyperlink == url {
+                    if !row[x].isContinuation { text.append(row[x].character) }
+                    x += 1
+                }
+                runs.append(LinkedRun(y: y, columns: start..<x, url: url, text: text))
+            }
+        }
+        return runs
     }
 
     /// The cell at a position; a blank cell off screen.

@@ -1,3 +1,4 @@
+import Foundation
 import Terminal
 
 // What each character, control character and escape sequence does to a `TerminalScreen`, as xterm
@@ -113,6 +114,32 @@ extension TerminalScreen {
             characterSets.usesG1 = false
         default:
             break    // BEL, NUL and the rest: nothing to show
+        }
+    }
+
+    // MARK: Operating system commands
+
+    /// An OSC string, without its `ESC ]` and terminator: OSC 8 (a hyperlink for the characters
+    /// written next) and OSC 52 (the clipboard) are kept; others are counted in `ignoredStrings`.
+    mutating func dispatchOSC(_ string: [UInt8]) {
+        guard let separator = string.firstIndex(of: UInt8(ascii: ";")) else { ignoredStrings += 1; return }
+        let command = String(decoding: string[..<separator], as: UTF8.self)
+        let rest = string[(separator + 1)...]
+        switch command {
+        case "8":
+            // `8 ; params ; URI`: an empty URI ends the link.
+            guard let paramsEnd = rest.firstIndex(of: UInt8(ascii: ";")) else { ignoredStrings += 1; return }
+            let uri = String(decoding: rest[(paramsEnd + 1)...], as: UTF8.self)
+            pen.hyperlink = uri.isEmpty ? nil : uri
+        case "52":
+            guard let selectionEnd = rest.firstIndex(of: UInt8(ascii: ";")) else { ignoredStrings += 1; return }
+            let selections = String(decoding: rest[..<selectionEnd], as: UTF8.self)
+            let payload = String(decoding: rest[(selectionEnd + 1)...], as: UTF8.self)
+            let text = payload == "?" ? nil : Data(base64Encoded: payload).flatMap { String(data: $0, encoding: .utf8) }
+            clipboardWrites.append(ClipboardWrite(selections: selections, text: text, payload: payload))
+            if clipboardWrites.count > Self.maxClipboardWrites { clipboardWrites.removeFirst() }
+        default:
+            ignoredStrings += 1
         }
     }
 

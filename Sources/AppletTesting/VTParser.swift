@@ -6,8 +6,9 @@
 /// Any byte sequence is accepted, split anywhere across calls, in constant memory: a UTF-8
 /// character that cannot be decoded becomes U+FFFD; a control sequence with more than
 /// `maxParameters` parameters or `maxIntermediates` intermediate bytes is abandoned (read up to its
-/// final byte, then dropped); parameters saturate at `maxParameterValue`; OSC, DCS, SOS, PM and APC
-/// strings are skipped without being kept, up to BEL (OSC) or ST (`ESC \`). CAN and SUB cancel a
+/// final byte, then dropped); parameters saturate at `maxParameterValue`; an OSC string is kept up
+/// to `maxStringLength` bytes and handed to the screen when BEL or ST (`ESC \`) ends it (a longer
+/// one is dropped whole); DCS, SOS, PM and APC strings are skipped up to ST. CAN and SUB cancel a
 /// sequence, ESC starts a new one, and C0 controls inside a sequence take effect at once.
 ///
 /// ```swift
@@ -44,6 +45,8 @@ struct VTParser: Sendable {
     static let maxParameters = 32
     static let maxIntermediates = 2
     static let maxParameterValue = 65_535
+    /// The longest OSC string kept: a clipboard write (OSC 52) of 100 KB of base64 and a little.
+    static let maxStringLength = 128 * 1024
 
     private enum State: UInt8, Sendable {
         case ground
@@ -79,6 +82,8 @@ struct VTParser: Sendable {
     private var current = 0
     private var currentIsSubparameter = false
     private var hasParameters = false
+    // The OSC string being read (nil once it is longer than `maxStringLength`).
+    private var osc: [UInt8]? = nil
 
     init() {
         parameters.reserveCapacity(Self.maxParameters)
@@ -97,6 +102,7 @@ struct VTParser: Sendable {
             return
         case 0x1B:
             flushPartialCharacter(&screen)
+            if state == .stringEscape { osc = nil }   // ESC ESC: the string is abandoned
             state = (state == .osc || state == .controlString) ? .stringEscape : .escape
             clearSequence()
             return
@@ -127,8 +133,10 @@ struct VTParser: Sendable {
                 state = .csiEntry
             case UInt8(ascii: "]"):
                 state = .osc
+                osc = []
             case UInt8(ascii: "P"), UInt8(ascii: "X"), UInt8(ascii: "^"), UInt8(ascii: "_"):
                 state = .controlString
+                osc = nil
             case 0x30...0x7E:
                 state = .ground
                 screen.dispatchEscape(intermediates: 0, final: byte)
@@ -158,18 +166,35 @@ struct VTParser: Sendable {
             if byte < 0x20 { screen.executeControl(byte); return }
             if (0x40...0x7E).contains(byte) { state = .ground }
 
-        case .osc, .controlString:
-            if byte == 0x07 { state = .ground }   // BEL ends an OSC string (xterm)
+        case .osc:
+            if byte == 0x07 {   // BEL ends an OSC string (xterm)
+                state = .ground
+                endOSC(&screen)
+            } else if byte >= 0x20, osc != nil {
+                if osc!.count < Self.maxStringLength { osc!.append(byte) } else { osc = nil; screen.ignoredStrings += 1 }
+            }
+
+        case .controlString:
+            if byte == 0x07 { state = .ground }
 
         case .stringEscape:
             if byte == UInt8(ascii: "\\") {
                 state = .ground
+                endOSC(&screen)
             } else {
                 // The string is abandoned; this byte follows an ESC.
+                osc = nil
                 state = .escape
                 advance(byte, screen: &screen)
             }
         }
+    }
+
+    /// Hands a finished OSC string to the screen (after ST or BEL; nothing after a DCS or the like).
+    private mutating func endOSC(_ screen: inout TerminalScreen) {
+        guard let string = osc else { return }
+        osc = nil
+        screen.dispatchOSC(string)
     }
 
     // MARK: Control sequences

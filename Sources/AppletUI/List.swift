@@ -446,6 +446,38 @@ final class ListNode: Node, FocusableNode {
         emit(.toggled(row, isMarked))
     }
 
+    // MARK: Copy
+
+    var hasCopyableText: Bool { count > 0 }
+
+    /// The selected row's text; with rows marked, every marked row's, one a line, in order.
+    /// A row's text is its search text when the list has one, else what the row shows at its
+    /// ideal width. Stops once more than a clipboard takes (`OSC52.maximumText`) is gathered.
+    var copyableText: String? {
+        guard count > 0 else { return nil }
+        let markedRows = (marked?.wrappedValue ?? []).filter { $0 >= 0 && $0 < count }
+        let rows = markedRows.isEmpty ? [selectedRow] : markedRows.sorted()
+        var lines: [String] = []
+        var bytes = 0
+        for row in rows {
+            let line = copyText(of: row)
+            lines.append(line)
+            bytes += line.utf8.count + 1
+            if bytes > OSC52.maximumText { break }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private func copyText(of index: Int) -> String {
+        if let searchText { return searchText(index) }
+        let row = makeRow(index)
+        let ideal = row.node.sizeThatFits(ProposedSize(width: nil, height: 1))
+        var canvas = Canvas(size: Size(width: max(1, min(ideal.width, 4096)), height: 1))
+        Self.place(row, in: canvas.bounds)
+        row.node.draw(in: &canvas, clip: canvas.bounds)
+        return canvas.line(0)
+    }
+
     // MARK: Mouse
 
     func handleMouse(_ mouse: MouseEvent) -> Bool {

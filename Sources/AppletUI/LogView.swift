@@ -199,6 +199,20 @@ final class LogViewNode: Node, FocusableNode, BorderScrollBar {
         }
     }
 
+    // MARK: Copy
+
+    var hasCopyableText: Bool { count > 0 && frame.height > 0 }
+
+    /// The lines on screen (a log has no selection of its own): what the user is looking at.
+    var copyableText: String? {
+        guard hasCopyableText else { return nil }
+        let top = state.value.top
+        let rows = lineRows(following: isFollowing)
+        let shown = top..<min(count, top + max(1, rows))
+        guard !shown.isEmpty else { return nil }
+        return shown.map { line($0) }.joined(separator: "\n")
+    }
+
     // MARK: Input
 
     /// Scrolls by `delta` lines (negative: up). Scrolling up stops following; reaching the

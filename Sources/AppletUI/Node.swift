@@ -284,6 +284,14 @@ public protocol FocusableNode: Node {
     /// False while the widget has nothing to do with keys, so Tab and clicks pass it by (a
     /// scroll view whose content fits). Asked after layout, on every frame; true by default.
     var acceptsFocus: Bool { get }
+    /// What the host's Copy (`Alt-C`) puts on the system clipboard while this widget has focus:
+    /// its selection (a list's selected or marked rows, a table's selected row, a field's text),
+    /// or nil when it has nothing to copy. Nil by default.
+    var copyableText: String? { get }
+    /// Whether `copyableText` would give something, answered cheaply: the host asks on every
+    /// frame, to show Copy in the footer exactly when it would work. By default, whether
+    /// `copyableText` is not nil.
+    var hasCopyableText: Bool { get }
 }
 
 extension FocusableNode {
@@ -291,6 +299,8 @@ extension FocusableNode {
     public var takesTextInput: Bool { false }
     public var acceptsFocus: Bool { true }
     public func usesKey(_ key: KeyEvent) -> Bool { false }
+    public var copyableText: String? { nil }
+    public var hasCopyableText: Bool { copyableText != nil }
 }
 
 /// Sends a widget's events to the `.onEvent` handlers around it and to its manager's subscribers.

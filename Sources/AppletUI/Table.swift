@@ -318,6 +318,17 @@ final class TableNode: Node, FocusableNode {
         emit(.selected(row))
     }
 
+    // MARK: Copy
+
+    var hasCopyableText: Bool { count > 0 && !columns.isEmpty }
+
+    /// The selected row's cells, joined by tabs (a spreadsheet pastes them into columns).
+    var copyableText: String? {
+        guard hasCopyableText else { return nil }
+        let row = dataRow(selectedShown)
+        return columns.indices.map { cell(row, $0) }.joined(separator: "\t")
+    }
+
     override func place(in rect: Rect) {
         frame = rect
         widths = tableColumnWidths(columns, total: rect.width)

@@ -10,11 +10,13 @@ import Terminal
 /// Text("Count: \(count)").bold().foregroundColor(.green)
 /// Text(longDescription)                  // wraps
 /// Text(path).lineLimit(1)                // one line, cut with …
+/// Text("the docs").link("https://example.com/docs").underline()   // a link the terminal opens
 /// ```
 public struct Text: View {
     public typealias Body = Never
     let content: String
     var lineLimit: Int?
+    var hyperlink: Hyperlink?
 
     public init(_ content: String) { self.content = content }
 
@@ -25,8 +27,26 @@ public struct Text: View {
         return copy
     }
 
+    /// Makes the text a link to `url`: on a terminal with OSC 8 hyperlinks the user opens it
+    /// (Ctrl-click or a click, as the terminal decides); elsewhere, and on the headless screen,
+    /// the text shows as it would without it. The look is the app's to choose (`.underline()`,
+    /// `.themed(.accent)`). The address may come from anywhere: control characters are removed
+    /// and other bytes outside ASCII percent-encoded (`Hyperlink.sanitized`); an address with
+    /// nothing usable left, or longer than `Hyperlink.maximumLength`, links nowhere.
+    ///
+    /// ```swift
+    /// Text("Release notes").link("https://example.com/releases/1.2").underline()
+    /// ```
+    public func link(_ url: String?) -> Text {
+        var copy = self
+        copy.hyperlink = url.flatMap(Hyperlink.init)
+        return copy
+    }
+
     public func _makeNodes(_ context: ResolveContext, into nodes: inout [Node]) {
-        nodes.append(TextNode(content, style: context.style, lineLimit: lineLimit))
+        let node = TextNode(content, style: context.style, lineLimit: lineLimit)
+        node.hyperlink = hyperlink
+        nodes.append(node)
     }
 }
 
@@ -37,6 +57,8 @@ final class TextNode: Node {
     let paragraphs: [Substring]?
     let style: Style
     let lineLimit: Int?
+    /// What the text links to (`Text.link`): the cells it draws carry it.
+    var hyperlink: Hyperlink?
     /// The widest paragraph: the text's ideal width.
     let width: Int
     private var wrapCache: (width: Int, lines: [Substring])?
@@ -153,7 +175,8 @@ final class TextNode: Node {
         let area = clip.intersection(frame)
         guard !area.isEmpty, frame.width > 0 else { return }
         if fitsOnOneLine(frame.width) {
-            canvas.write(content, at: frame.origin, style: style, clip: area)
+            let used = canvas.write(content, at: frame.origin, style: style, clip: area)
+            if let hyperlink { canvas.setHyperlink(hyperlink, in: Rect(x: frame.x, y: frame.y, width: used, height: 1).intersection(area)) }
             return
         }
         let all = lines(at: frame.width)
@@ -170,7 +193,10 @@ final class TextNode: Node {
             } else {
                 text = String(line)
             }
-            canvas.write(text, at: Point(x: frame.x, y: frame.y + row), style: style, clip: area)
+            let used = canvas.write(text, at: Point(x: frame.x, y: frame.y + row), style: style, clip: area)
+            if let hyperlink {
+                canvas.setHyperlink(hyperlink, in: Rect(x: frame.x, y: frame.y + row, width: used, height: 1).intersection(area))
+            }
         }
     }
 }

@@ -74,6 +74,9 @@ final class TextAreaNode: Node, FocusableNode {
     let placeholderStyle: Style
     let cursorStyle: Style
     var isFocused = false
+    /// The whole text (the editor has no selection).
+    var copyableText: String? { hasCopyableText ? text.wrappedValue : nil }
+    var hasCopyableText: Bool { !text.wrappedValue.isEmpty }
     var takesTextInput: Bool { true }
     /// The keys it edits with: every key `TextEditCommand` reads (not Tab, Esc or function keys).
     func usesKey(_ key: KeyEvent) -> Bool { TextEditCommand(key) != nil }

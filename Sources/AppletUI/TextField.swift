@@ -92,6 +92,9 @@ final class TextFieldNode: Node, FocusableNode {
     let cursorStyle: Style
     var isFocused = false
     var takesTextInput: Bool { true }
+    /// The whole text (a field has no selection); nothing from a secure field, ever.
+    var copyableText: String? { hasCopyableText ? text.wrappedValue : nil }
+    var hasCopyableText: Bool { !isSecure && !text.wrappedValue.isEmpty }
 
     /// The keys it edits with: typing, moving and deleting, and Enter (which submits); not the
     /// line moves a one-line field has no use for, nor Tab, Esc or function keys.

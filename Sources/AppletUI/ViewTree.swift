@@ -298,6 +298,15 @@ public final class ViewTree {
         return widget.usesKey(key)
     }
 
+    /// What the focused widget would copy (`FocusableNode.copyableText`), nil when nothing.
+    public var focusedWidgetCopyableText: String? {
+        guard let text = focusedWidget?.copyableText, !text.isEmpty else { return nil }
+        return text
+    }
+
+    /// Whether the focused widget has something to copy (cheap: asked on every frame).
+    public var focusedWidgetHasCopyableText: Bool { focusedWidget?.hasCopyableText ?? false }
+
     private var focusedWidget: (any FocusableNode)? {
         guard let id = focusedID else { return nil }
         for focusable in focusables where focusable.focusID == id { return focusable }

@@ -24,6 +24,9 @@
 #include <unistd.h>
 #include <wchar.h>
 #include <execinfo.h>
+#include <pthread.h>
+#include <spawn.h>
+#include <sys/wait.h>
 
 // ---------------------------------------------------------------------------------------------
 // The terminal modes AppletKit changes: one table that start-up, suspend, resume, stop and the
@@ -88,6 +91,16 @@ static const ak_mode ak_modes[] = {
 static int row_used(int i) { return (ak_modes[i].group & groups_off) == 0; }
 #define AK_MODE_COUNT (int)(sizeof ak_modes / sizeof ak_modes[0])
 
+// Groups turned off for a while with the UI up (the mouse, so the terminal selects text): their
+// rows are neither turned on by a resume nor reset by an exit path, since their reset went out
+// when they were paused. Invariant, as for negotiated rows: a group is marked paused only after
+// its "off" bytes were written and unmarked before its "on" bytes are, so a signal in between
+// can at worst reset it twice, never leave it on. Read by the signal handlers.
+static volatile sig_atomic_t groups_paused = 0;
+
+// Whether a row is on while the UI is up: in use and not paused.
+static int row_active(int i) { return row_used(i) && (ak_modes[i].group & groups_paused) == 0; }
+
 // ---------------------------------------------------------------------------------------------
 // Restoring the terminal from a signal handler
 //
@@ -126,11 +139,8 @@ static void append_restore(const char *s) {
 
 static void build_restore_bytes(void) {
     restore_len = 0;
-    // Ours first (reverse order of turning on), then ncurses' own, as endwin() would. Negotiated
-    // rows are not here: whether they are on is known only when the handler runs.
-    for (int i = AK_MODE_COUNT - 1; i >= 0; i--) {
-        if ((ak_modes[i].kind == AK_MODE_OURS && row_used(i)) || ak_modes[i].kind == AK_MODE_RESET_ONLY) append_restore(ak_modes[i].off);
-    }
+    // What ncurses' endwin() would undo. Our rows go before it, written by the handler itself:
+    // whether a negotiated row is on, or a paused group off, is known only when it runs.
     append_restore(tigetstr("sgr0"));
     for (int i = AK_MODE_COUNT - 1; i >= 0; i--) {
         if (ak_modes[i].kind == AK_MODE_TERMINFO) append_restore(tigetstr((char *)ak_modes[i].off));
@@ -184,6 +194,15 @@ static void restore_terminal_now(void) {
     // Negotiated rows went on last, so they go off first (before rmcup: kitty's flags are per screen).
     for (int i = AK_MODE_COUNT - 1; i >= 0; i--) {
         if (ak_modes[i].kind == AK_MODE_NEGOTIATED) negotiated_off(i);
+    }
+    // Ours (reverse order of turning on), then ncurses' own, as endwin() would.
+    for (int i = AK_MODE_COUNT - 1; i >= 0; i--) {
+        if ((ak_modes[i].kind == AK_MODE_OURS && row_active(i)) || ak_modes[i].kind == AK_MODE_RESET_ONLY) {
+            const char *off = ak_modes[i].off;
+            size_t n = 0;
+            while (off[n] != '\0') n++;
+            write_all_signal_safe(STDOUT_FILENO, off, n);
+        }
     }
     write_all_signal_safe(STDOUT_FILENO, restore_bytes, restore_len);
     write_all_signal_safe(STDOUT_FILENO, "\r\n", 2);
@@ -426,7 +445,7 @@ int ak_start(int want_color, int escape_delay_ms) {
 void ak_enable_modes(void) {
     fflush(stdout);
     for (int i = 0; i < AK_MODE_COUNT; i++) {
-        if (ak_modes[i].kind == AK_MODE_OURS && row_used(i)) write_all_signal_safe(STDOUT_FILENO, ak_modes[i].on, strlen(ak_modes[i].on));
+        if (ak_modes[i].kind == AK_MODE_OURS && row_active(i)) write_all_signal_safe(STDOUT_FILENO, ak_modes[i].on, strlen(ak_modes[i].on));
     }
     // Negotiated rows go on now only if the alternate screen is up already; else at the next
     // ak_refresh, which is after start-up and after every resume.
@@ -437,7 +456,7 @@ void ak_disable_modes(void) {
     fflush(stdout);
     for (int i = AK_MODE_COUNT - 1; i >= 0; i--) {
         if (ak_modes[i].kind == AK_MODE_OURS) {
-            if (row_used(i)) write_all_signal_safe(STDOUT_FILENO, ak_modes[i].off, strlen(ak_modes[i].off));
+            if (row_active(i)) write_all_signal_safe(STDOUT_FILENO, ak_modes[i].off, strlen(ak_modes[i].off));
         } else if (ak_modes[i].kind == AK_MODE_NEGOTIATED) {
             negotiated_off(i);
         }
@@ -470,6 +489,38 @@ void ak_kitty_keyboard_enable(void) {
 }
 
 int ak_kitty_keyboard_active(void) { return kitty_keyboard.on ? 1 : 0; }
+
+int ak_set_mouse_paused(int paused) {
+    if (groups_off & AK_GROUP_MOUSE) return 0;
+    int now = (groups_paused & AK_GROUP_MOUSE) != 0;
+    if (now == (paused != 0)) return 0;
+    if (paused) {
+        // Off in reverse order of turning on, then marked paused.
+        if (curses_active) {
+            fflush(stdout);
+            for (int i = AK_MODE_COUNT - 1; i >= 0; i--) {
+                if (ak_modes[i].kind == AK_MODE_OURS && (ak_modes[i].group & AK_GROUP_MOUSE) && row_active(i)) {
+                    write_all_signal_safe(STDOUT_FILENO, ak_modes[i].off, strlen(ak_modes[i].off));
+                }
+            }
+        }
+        groups_paused = groups_paused | AK_GROUP_MOUSE;
+    } else {
+        // Unmarked, then on in order.
+        groups_paused = groups_paused & ~AK_GROUP_MOUSE;
+        if (curses_active) {
+            fflush(stdout);
+            for (int i = 0; i < AK_MODE_COUNT; i++) {
+                if (ak_modes[i].kind == AK_MODE_OURS && (ak_modes[i].group & AK_GROUP_MOUSE) && row_active(i)) {
+                    write_all_signal_safe(STDOUT_FILENO, ak_modes[i].on, strlen(ak_modes[i].on));
+                }
+            }
+        }
+    }
+    return 1;
+}
+
+int ak_mouse_paused(void) { return (groups_paused & AK_GROUP_MOUSE) != 0; }
 
 int ak_mode_count(void) { return AK_MODE_COUNT; }
 const char *ak_mode_name(int i) { return i >= 0 && i < AK_MODE_COUNT ? ak_modes[i].name : NULL; }
@@ -513,6 +564,8 @@ void ak_stop(void) {
     }
     delscreen(screen);
     screen = NULL;
+    // A later start turns every mode on again.
+    groups_paused = 0;
     if (have_saved_termios) tcsetattr(STDIN_FILENO, TCSADRAIN, &saved_termios);
     remove_crash_handlers();
     unwatch_signals();
@@ -610,17 +663,15 @@ void ak_refresh(void) {
     negotiated_rows_on();
 }
 
-void ak_refresh_synchronized(int synchronized) {
-    static const char begin[] = "\033[?2026h", end[] = "\033[?2026l";
-    if (!synchronized) {
-        ak_refresh();
-        return;
-    }
-    // The begin mark goes through ncurses' own output, so it leaves with the frame's first bytes;
-    // the end mark is written once doupdate() has flushed them.
+void ak_begin_synchronized_update(void) {
+    // The begin mark goes through ncurses' own output, so it leaves with the frame's first bytes.
     synchronized_output_used = 1;
-    putp(begin);
-    ak_refresh();
+    putp("\033[?2026h");
+}
+
+void ak_end_synchronized_update(void) {
+    // After doupdate() and anything written after it (links) have been flushed.
+    static const char end[] = "\033[?2026l";
     fflush(stdout);
     write_all_signal_safe(STDOUT_FILENO, end, sizeof end - 1);
 }
@@ -631,6 +682,123 @@ void ak_write_bytes(const char *bytes, int count) {
 }
 
 void ak_force_repaint(void) { clearok(curscr, TRUE); }
+
+// ---------------------------------------------------------------------------------------------
+// Writing what ncurses cannot: runs of linked cells (OSC 8) and other strings between frames.
+
+/// A growing byte buffer for one batch of runs.
+typedef struct {
+    char *bytes;
+    size_t length;
+    size_t capacity;
+    int failed;
+} ak_buffer;
+
+static void buffer_append(ak_buffer *b, const char *s, size_t n) {
+    if (b->failed || s == NULL) return;
+    if (b->length + n > b->capacity) {
+        size_t wanted = b->capacity ? b->capacity * 2 : 4096;
+        while (wanted < b->length + n) wanted *= 2;
+        char *grown = realloc(b->bytes, wanted);
+        if (grown == NULL) { b->failed = 1; return; }
+        b->bytes = grown;
+        b->capacity = wanted;
+    }
+    memcpy(b->bytes + b->length, s, n);
+    b->length += n;
+}
+
+static void buffer_append_string(ak_buffer *b, const char *s) {
+    if (s == NULL || s == (char *)-1) return;
+    buffer_append(b, s, strlen(s));
+}
+
+static void buffer_append_capability(ak_buffer *b, const char *name) {
+    buffer_append_string(b, tigetstr((char *)name));
+}
+
+static void buffer_append_utf8(ak_buffer *b, uint32_t c) {
+    char out[4];
+    size_t n;
+    if (c < 0x80) { out[0] = (char)c; n = 1; }
+    else if (c < 0x800) { out[0] = (char)(0xC0 | (c >> 6)); out[1] = (char)(0x80 | (c & 0x3F)); n = 2; }
+    else if (c < 0x10000) {
+        out[0] = (char)(0xE0 | (c >> 12)); out[1] = (char)(0x80 | ((c >> 6) & 0x3F)); out[2] = (char)(0x80 | (c & 0x3F)); n = 3;
+    } else if (c < 0x110000) {
+        out[0] = (char)(0xF0 | (c >> 18)); out[1] = (char)(0x80 | ((c >> 12) & 0x3F));
+        out[2] = (char)(0x80 | ((c >> 6) & 0x3F)); out[3] = (char)(0x80 | (c & 0x3F)); n = 4;
+    } else { out[0] = '?'; n = 1; }
+    buffer_append(b, out, n);
+}
+
+/// The terminal's own sequence for a cell's style, from its defaults (sgr0, and op for colours).
+static void buffer_append_style(ak_buffer *b, const ak_cell *cell) {
+    buffer_append_capability(b, "sgr0");
+    if (colors_available) buffer_append_capability(b, "op");
+    if (cell->attrs & AK_ATTR_BOLD) buffer_append_capability(b, "bold");
+    if (cell->attrs & AK_ATTR_DIM) buffer_append_capability(b, "dim");
+    if (cell->attrs & AK_ATTR_ITALIC) buffer_append_capability(b, "sitm");
+    if (cell->attrs & AK_ATTR_UNDERLINE) buffer_append_capability(b, "smul");
+    if (cell->attrs & AK_ATTR_REVERSE) buffer_append_capability(b, "rev");
+    if (cell->attrs & AK_ATTR_BLINK) buffer_append_capability(b, "blink");
+    if (colors_available) {
+        const char *setaf = tigetstr("setaf"), *setab = tigetstr("setab");
+        if (cell->fg >= 0 && setaf != NULL && setaf != (char *)-1) buffer_append_string(b, tiparm(setaf, cell->fg));
+        if (cell->bg >= 0 && setab != NULL && setab != (char *)-1) buffer_append_string(b, tiparm(setab, cell->bg));
+    }
+}
+
+static const char osc8_open[] = "\033]8;;";
+static const char string_terminator[] = "\033\\";
+
+int ak_write_runs(const ak_run *runs, int count, const ak_cell *cells) {
+    if (screen == NULL || count <= 0) return 0;
+    const char *save = tigetstr("sc"), *restore = tigetstr("rc"), *cup = tigetstr("cup");
+    if (save == NULL || save == (char *)-1 || restore == NULL || restore == (char *)-1 || cup == NULL || cup == (char *)-1) return -1;
+    ak_buffer b = { NULL, 0, 0, 0 };
+    buffer_append_string(&b, save);
+    for (int r = 0; r < count; r++) {
+        const ak_run *run = &runs[r];
+        if (run->count <= 0) continue;
+        buffer_append_string(&b, tiparm(cup, run->y, run->x));
+        if (run->url != NULL) {
+            buffer_append(&b, osc8_open, sizeof osc8_open - 1);
+            buffer_append_string(&b, run->url);
+            buffer_append(&b, string_terminator, sizeof string_terminator - 1);
+        }
+        const ak_cell *last = NULL;
+        for (int i = run->first; i < run->first + run->count; i++) {
+            const ak_cell *cell = &cells[i];
+            if (last == NULL || last->attrs != cell->attrs || last->fg != cell->fg || last->bg != cell->bg) buffer_append_style(&b, cell);
+            last = cell;
+            if (cell->count <= 0) buffer_append(&b, " ", 1);
+            for (int k = 0; k < cell->count && k < 5; k++) buffer_append_utf8(&b, cell->scalars[k]);
+        }
+        if (run->url != NULL) {
+            buffer_append(&b, osc8_open, sizeof osc8_open - 1);
+            buffer_append(&b, string_terminator, sizeof string_terminator - 1);
+        }
+    }
+    buffer_append_string(&b, restore);
+    int result = -1;
+    if (!b.failed) result = ak_write_between_frames(b.bytes, b.length);
+    free(b.bytes);
+    return result;
+}
+
+int ak_write_between_frames(const char *bytes, size_t length) {
+    if (bytes == NULL) return -1;
+    // ncurses writes only in doupdate() and flushes at its end; stdio may still hold something.
+    fflush(stdout);
+    size_t left = length;
+    const char *p = bytes;
+    while (left > 0) {
+        ssize_t w = write(STDOUT_FILENO, p, left);
+        if (w < 0) { if (errno == EINTR) continue; return -1; }
+        p += w; left -= (size_t)w;
+    }
+    return 0;
+}
 
 void ak_reenter(void) {
     reset_prog_mode();
@@ -644,7 +812,108 @@ void ak_reenter(void) {
     ak_update_size();
 }
 
+// Makes this process's group the terminal's foreground group again, from the background (where
+// tcsetpgrp would stop us with SIGTTOU unless it is blocked).
+static void take_terminal(int tty) {
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGTTOU);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    tcsetpgrp(tty, getpgrp());
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+int ak_run_foreground(const char *path, char *const argv[], char *const envp[], int tty, int *status) {
+    posix_spawnattr_t attributes;
+    posix_spawn_file_actions_t actions;
+    if (posix_spawnattr_init(&attributes) != 0) return ENOMEM;
+    if (posix_spawn_file_actions_init(&actions) != 0) { posix_spawnattr_destroy(&attributes); return ENOMEM; }
+    short flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
+    int foreground = tty >= 0 && isatty(tty);
+    if (foreground) flags |= POSIX_SPAWN_SETPGROUP;
+    posix_spawnattr_setflags(&attributes, flags);
+    posix_spawnattr_setpgroup(&attributes, 0);
+    // Nothing blocked, every signal at its default: the app's handlers and ignored signals
+    // (a SIGPIPE ignored, say) are the app's, not the program's.
+    sigset_t none, all;
+    sigemptyset(&none);
+    sigfillset(&all);
+    posix_spawnattr_setsigmask(&attributes, &none);
+    posix_spawnattr_setsigdefault(&attributes, &all);
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35))
+    // The child takes the terminal itself, in its own group, before it runs anything: a program
+    // that sets the terminal's modes at once (every editor) is never stopped as a background job.
+    if (foreground) posix_spawn_file_actions_addtcsetpgrp_np(&actions, tty);
+#define AK_CHILD_TAKES_TERMINAL 1
+#endif
+    // The terminal's stderr, not the app's log; and no other descriptor of the app's.
+    if (terminal_stderr >= 0) posix_spawn_file_actions_adddup2(&actions, terminal_stderr, STDERR_FILENO);
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+    posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+#endif
+    pid_t pid = 0;
+    fflush(stdout);
+    int error = posix_spawn(&pid, path, &actions, &attributes, argv, envp != NULL ? envp : environ);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
+    if (error != 0) return error;
+#ifndef AK_CHILD_TAKES_TERMINAL
+    if (foreground) {
+        // A shell's way: the parent hands the terminal over too, and a child that touched the
+        // terminal first (and was stopped for it) goes on.
+        setpgid(pid, pid);
+        take_terminal(tty);
+        tcsetpgrp(tty, pid);
+        kill(-pid, SIGCONT);
+    }
+#endif
+    for (;;) {
+        int wait_status = 0;
+        pid_t done = waitpid(pid, &wait_status, foreground ? WUNTRACED : 0);
+        if (done < 0) {
+            if (errno == EINTR) continue;
+            int why = errno;
+            if (foreground) take_terminal(tty);
+            return why;
+        }
+        if (foreground && WIFSTOPPED(wait_status)) {
+            // The user stopped it (Ctrl-Z): stop this process too, as a shell's job stops, and
+            // once the shell continues us (`fg`), continue it in the foreground.
+            take_terminal(tty);
+            ak_stop_process();
+            take_terminal(tty);
+            sigset_t block, old;
+            sigemptyset(&block);
+            sigaddset(&block, SIGTTOU);
+            pthread_sigmask(SIG_BLOCK, &block, &old);
+            tcsetpgrp(tty, pid);
+            pthread_sigmask(SIG_SETMASK, &old, NULL);
+            kill(-pid, SIGCONT);
+            continue;
+        }
+        *status = wait_status;
+        break;
+    }
+    if (foreground) take_terminal(tty);
+    return 0;
+}
+
+// Set when this process stopped itself (Ctrl-Z, or a program it ran was stopped): the SIGCONT that
+// continues it is its own resume's, which has taken the terminal back already.
+static volatile sig_atomic_t own_stop = 0;
+
+int ak_take_own_continue(void) {
+    int was = own_stop;
+    own_stop = 0;
+    return was;
+}
+
 void ak_stop_process(void) {
+    // The kernel discards SIGTSTP for an orphaned process group (no shell to continue it, as for
+    // a session leader): then nothing stops and no SIGCONT comes. Ours is not orphaned when the
+    // parent is in the same session and another group, as a job-control shell is.
+    pid_t parent = getppid();
+    own_stop = getsid(parent) == getsid(0) && getpgid(parent) != getpgrp();
     sigset_t set, old;
     sigemptyset(&set);
     sigaddset(&set, SIGTSTP);

@@ -197,6 +197,66 @@ public struct Canvas: Hashable, Sendable {
         }
     }
 
+    /// Makes the cells of `rect` (clipped to the canvas) link to `hyperlink` (nil: to nothing),
+    /// keeping what they show. A view draws its text, then links the cells it drew.
+    ///
+    /// ```swift
+    /// let used = canvas.write("docs", at: p)
+    /// canvas.setHyperlink(Hyperlink("https://example.com"), in: Rect(x: p.x, y: p.y, width: used, height: 1))
+    /// ```
+    public mutating func setHyperlink(_ hyperlink: Hyperlink?, in rect: Rect) {
+        let r = rect.intersection(bounds)
+        guard !r.isEmpty else { return }
+        let width = size.width
+        cells.withUnsafeMutableBufferPointer { cells in
+            for y in r.minY..<r.maxY {
+                for x in r.minX..<r.maxX { cells[y * width + x].hyperlink = hyperlink }
+            }
+        }
+    }
+
+    /// A run of cells on one row that link to one address.
+    public struct LinkedRun: Hashable, Sendable {
+        public var y: Int
+        public var columns: Range<Int>
+        public var hyperlink: Hyperlink
+        /// The text of the run (wide characters once).
+        public var text: String
+
+        public init(y: Int, columns: Range<Int>, hyperlink: Hyperlink, text: String) {
+            self.y = y
+            self.columns = columns
+            self.hyperlink = hyperlink
+            self.text = text
+        }
+    }
+
+    /// Every run of linked cells, row by row, left to right (tests, and what a terminal wraps in
+    /// OSC 8).
+    ///
+    /// ```swift
+    /// canvas.linkedRuns.map(\.text)   // ["docs"]
+    /// ```
+    public var linkedRuns: [LinkedRun] {
+        guard Hyperlink.anyMade else { return [] }
+        var runs: [LinkedRun] = []
+        for y in 0..<size.height {
+            var x = 0
+            while x < size.width {
+                guard let link = cells[y * size.width + x].hyperlink else { x += 1; continue }
+                let start = x
+                var text = ""
+                while x < size.width, cells[y * size.width + x].hyperlink == link {
+                    let cell = cells[y * size.width + x]
+                    if !cell.isContinuation { text.append(cell.grapheme) }
+                    x += 1
+                }
+                runs.append(LinkedRun(y: y, columns: start..<x, hyperlink: link, text: text))
+            }
+        }
+        return runs
+    }
+
     private mutating func setCell(_ cell: Cell, x: Int, y: Int) {
         let width = size.width
         cells.withUnsafeMutableBufferPointer { Self.store(cell, at: y * width + x, x: x, rowWidth: width, in: $0) }
@@ -411,7 +471,11 @@ public struct Canvas: Hashable, Sendable {
             for change in changes {
                 let i = change.position.y * w + change.position.x
                 cells[i] = change.cell
-                if change.cell.width == 2, change.position.x + 1 < w { cells[i + 1] = .continuation(change.cell.style) }
+                if change.cell.width == 2, change.position.x + 1 < w {
+                    var right = Cell.continuation(change.cell.style)
+                    right.hyperlink = change.cell.hyperlink
+                    cells[i + 1] = right
+                }
             }
         }
     }

@@ -13,9 +13,10 @@ public struct Cell: Hashable, Sendable {
     public var style: Style
     /// Columns the grapheme takes: 1, 2 for a wide character, 0 for the continuation half.
     public var width: UInt8
-    // Fills the cell to exactly 16 bytes with no padding, so equal cells are equal bytes and the
-    // frame diff can compare whole rows with memcmp (see `Canvas.changes(since:)`).
-    private var reserved: UInt16 = 0
+    // The link's number (`Hyperlink.rawValue`), 0 for none. It fills the cell to exactly 16 bytes
+    // with no padding, so equal cells are equal bytes and the frame diff can compare whole rows
+    // with memcmp (see `Canvas.changes(since:)`).
+    private var link: UInt16 = 0
 
     public init(_ grapheme: Character, style: Style = .plain) {
         self.glyph = Glyph(grapheme)
@@ -31,6 +32,13 @@ public struct Cell: Hashable, Sendable {
 
     /// The grapheme cluster shown in this cell.
     public var grapheme: Character { glyph.character }
+
+    /// The link the cell's text opens, if any (see `Hyperlink`): text drawn over the cell takes
+    /// it away, a change of style keeps it.
+    public var hyperlink: Hyperlink? {
+        get { link == 0 ? nil : Hyperlink(rawValue: link) }
+        set { link = newValue?.rawValue ?? 0 }
+    }
 
     /// An empty cell: a space with the given style.
     public static func blank(_ style: Style = .plain) -> Cell { Cell(glyph: .space, style: style, width: 1) }

@@ -69,6 +69,48 @@ public final class HeadlessTerminal: Terminal {
 
     public func suspend() { suspendCount += 1 }
 
+    // MARK: The clipboard, the mouse, other programs
+
+    /// Every text copied to the clipboard (`copyToClipboard`), oldest first: what fit, as a
+    /// terminal would have been sent it.
+    public private(set) var clipboard: [String] = []
+
+    public func copyToClipboard(_ text: String) -> ClipboardCopy {
+        let copy = OSC52.sequence(for: text).copy
+        clipboard.append(copy.copied)
+        return copy
+    }
+
+    /// Whether the mouse reaches the app: `.on` unless set otherwise (`.unavailable` for a
+    /// terminal of an app that uses no mouse).
+    public var mouseReporting: MouseReporting = .on
+
+    public func setMouseReporting(_ on: Bool) {
+        guard mouseReporting != .unavailable else { return }
+        mouseReporting = on ? .on : .off
+    }
+
+    /// Every program the app asked to run, oldest first.
+    public private(set) var programsRun: [ExternalProgram] = []
+    /// What running a program does here (nothing runs on a headless terminal): by default it
+    /// could not start. A test stands in for the program (an editor that changes the file it was
+    /// given, one that exits 3).
+    ///
+    /// ```swift
+    /// terminal.programRunner = { program in
+    ///     try? "edited".write(toFile: program.arguments[0], atomically: true, encoding: .utf8)
+    ///     return .exited(0)
+    /// }
+    /// ```
+    public var programRunner: @MainActor (ExternalProgram) -> ProgramOutcome = { program in
+        .couldNotStart(ProgramError(program.executable, "not found (a headless terminal runs no programs)").description)
+    }
+
+    public func runProgram(_ program: ExternalProgram) -> ProgramOutcome {
+        programsRun.append(program)
+        return programRunner(program)
+    }
+
     // MARK: Driving it
 
     /// Delivers an event as if it came from the keyboard, mouse or terminal.

@@ -37,7 +37,8 @@ public enum KeySpec {
         return nil
     }
 
-    /// How a key is shown to the user: `q`, `Ctrl-P`, `Shift-Tab`, `↑`, `F5`.
+    /// How a key is shown to the user: `q`, `Ctrl-P`, `Shift-Tab`, `↑`, `F5`, `Alt-C` (Alt with
+    /// the c key; Alt with a capital C is `Alt-Shift-C`, as keyboards and menus write them).
     public static func label(for key: KeyEvent) -> String {
         var prefix = ""
         if key.modifiers.contains(.ctrl) { prefix += "Ctrl-" }
@@ -46,6 +47,9 @@ public enum KeySpec {
         let name: String
         switch key.code {
         case .char(" "): name = "Space"
+        case .char(let c) where key.modifiers.contains(.alt) && !key.modifiers.contains(.ctrl) && c.isLetter && c.isCased:
+            if c.isUppercase, !key.modifiers.contains(.shift) { prefix += "Shift-" }
+            name = String(c).uppercased()
         case .char(let c): name = key.modifiers.contains(.ctrl) ? String(c).uppercased() : String(c)
         case .enter: name = "Enter"
         case .tab: name = "Tab"

@@ -47,6 +47,8 @@ public final class NcursesTerminal: Terminal {
     private var watchesInput = false
     private var escapeTimer: DispatchWorkItem?
     private var running = false
+    /// Set after another program had the terminal (see `readInput`).
+    private var inputMayBeStale = false
     /// Where input is read to: one allocation for the terminal's life, not one per read.
     private var readBuffer = [UInt8](repeating: 0, count: 4096)
     @exclusivity(unchecked) private var styleCache: [Style: (attrs: UInt32, fg: Int32, bg: Int32)] = [:]
@@ -186,6 +188,11 @@ public final class NcursesTerminal: Terminal {
         // One run per changed row, from its first changed cell to its last: ncurses compares
         // with the screen itself, so the cells in between cost it little and us nothing.
         let spans = canvas.changedSpans(since: previous)
+        // Links (OSC 8) are written after ncurses' own output; a resize may leave links where the
+        // terminal kept old cells, so a frame with no previous one to compare starts from a clear
+        // screen when links are in use.
+        let relinks = Hyperlink.anyMade ? linkRuns(in: spans, of: canvas, shown: previous) : nil
+        if relinks != nil, previous?.size != canvas.size { ak_force_repaint() }
         // Our copy is updated span by span, so the caller's frame is never shared (its next
         // edit would otherwise copy the whole screen).
         if var kept = previous, kept.size == canvas.size {
@@ -197,7 +204,10 @@ public final class NcursesTerminal: Terminal {
         }
         guard !spans.isEmpty else { return }
         for span in spans { put(span, of: canvas) }
-        ak_refresh_synchronized(synchronizedOutput ? 1 : 0)
+        if synchronizedOutput { ak_begin_synchronized_update() }
+        ak_refresh()
+        if let relinks { write(relinks) }
+        if synchronizedOutput { ak_end_synchronized_update() }
     }
 
     public func stop() {
@@ -224,6 +234,54 @@ public final class NcursesTerminal: Terminal {
         // Back after `fg`: the shell may have changed modes and the screen; take both back.
         ak_reenter()
         repaint()
+    }
+
+    // MARK: The clipboard, the mouse, other programs
+
+    /// Writes OSC 52 at once: keys and commands are handled between frames, when ncurses has
+    /// sent all it had (it writes only in its refresh, and flushes at its end).
+    public func copyToClipboard(_ text: String) -> ClipboardCopy {
+        let (bytes, copy) = OSC52.sequence(for: text)
+        guard running else { return ClipboardCopy(copied: "", isComplete: text.isEmpty, requestedLines: copy.requestedLines) }
+        let written = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { ak_write_between_frames($0.baseAddress, $0.count) }
+        }
+        return written == 0 ? copy : ClipboardCopy(copied: "", isComplete: false, requestedLines: copy.requestedLines)
+    }
+
+    public var mouseReporting: MouseReporting {
+        guard features.contains(.mouse) else { return .unavailable }
+        return ak_mouse_paused() == 1 ? .off : .on
+    }
+
+    /// Writes the mouse modes' resets (`CSI ? 1006 l`, `1002 l`, `1000 l`) or sets them again
+    /// (`CSI ? 1000 h`, `1002 h`, `1006 h`). While they are off, no exit path resets them again,
+    /// and Ctrl-Z and `fg` leave them off; a new start turns them on.
+    public func setMouseReporting(_ on: Bool) {
+        guard features.contains(.mouse) else { return }
+        _ = ak_set_mouse_paused(on ? 0 : 1)
+    }
+
+    /// Gives the terminal to `program` as Ctrl-Z gives it to the shell (the modes reset, the
+    /// main screen and the shell's termios back), runs it as the terminal's foreground job
+    /// (`ProgramLauncher.run`: Ctrl-C and Ctrl-Z reach it, not the app), waits for it, then takes
+    /// the terminal again and repaints the last frame (a resize meanwhile is delivered). A program
+    /// that is not found or not executable is refused before the screen changes.
+    public func runProgram(_ program: ExternalProgram) -> ProgramOutcome {
+        let path: String
+        switch program.resolvedPath() {
+        case .success(let found): path = found
+        case .failure(let error): return .couldNotStart(error.description)
+        }
+        guard running else { return ProgramLauncher.run(program, path: path) }
+        // The answers to the start-up query must not be read by the program.
+        readOutstandingReplies()
+        ak_leave()
+        let outcome = ProgramLauncher.run(program, path: path, terminal: STDIN_FILENO)
+        inputMayBeStale = true
+        ak_reenter()
+        repaint()
+        return outcome
     }
 
     // MARK: Drawing
@@ -282,14 +340,79 @@ public final class NcursesTerminal: Terminal {
         return result
     }
 
+    // MARK: Links (OSC 8)
+
+    /// Cells to write again after ncurses' refresh: runs of one link (or of none, where a link
+    /// went away), and the cells of all of them.
+    struct LinkRuns {
+        var runs: [(y: Int, x: Int, first: Int, count: Int, link: Hyperlink?)] = []
+        var cells: [ak_cell] = []
+    }
+
+    /// The cells of `spans` that carry a link now, or carried one on the screen `shown` (ncurses
+    /// writes them without it, or leaves an old one), grouped in runs of one link; nil when there
+    /// are none.
+    private func linkRuns(in spans: [Canvas.Span], of canvas: Canvas, shown: Canvas?) -> LinkRuns? {
+        let old = shown?.size == canvas.size ? shown : nil
+        var result = LinkRuns()
+        for span in spans {
+            var x = span.columns.lowerBound
+            while x < span.columns.upperBound {
+                let link = canvas[x, span.y].hyperlink
+                guard link != nil || old?[x, span.y].hyperlink != nil else { x += 1; continue }
+                let start = x, first = result.cells.count
+                while x < span.columns.upperBound, canvas[x, span.y].hyperlink == link,
+                      link != nil || old?[x, span.y].hyperlink != nil {
+                    let cell = canvas[x, span.y]
+                    // The right half of a wide character is written with its left half.
+                    if !cell.isContinuation { result.cells.append(akCell(cell)) }
+                    x += 1
+                }
+                var column = start
+                if canvas[start, span.y].isContinuation { column += 1 }   // its left half is not ours to write
+                if result.cells.count > first {
+                    result.runs.append((span.y, column, first, result.cells.count - first, link))
+                }
+            }
+        }
+        return result.runs.isEmpty ? nil : result
+    }
+
+    /// Writes the runs again, linked, over what ncurses drew (see `ak_write_runs`).
+    private func write(_ links: LinkRuns) {
+        // Every address once, NUL-terminated, in one buffer that lives through the call.
+        var text: [CChar] = []
+        var offsets: [Int?] = []
+        var known: [UInt16: Int] = [:]
+        for run in links.runs {
+            guard let link = run.link else { offsets.append(nil); continue }
+            if let offset = known[link.rawValue] { offsets.append(offset); continue }
+            let offset = text.count
+            text.append(contentsOf: link.url.utf8CString)
+            known[link.rawValue] = offset
+            offsets.append(offset)
+        }
+        text.withUnsafeBufferPointer { urls in
+            let runs = links.runs.enumerated().map { index, run in
+                ak_run(y: Int32(run.y), x: Int32(run.x), first: Int32(run.first), count: Int32(run.count),
+                       url: offsets[index].map { urls.baseAddress! + $0 })
+            }
+            _ = ak_write_runs(runs, Int32(runs.count), links.cells)
+        }
+    }
+
     /// Repaints the last frame in full (after a resume or when the screen may be garbled).
     private func repaint() {
         guard let frame = previous else { return }
         size = Size(width: Int(ak_cols()), height: Int(ak_lines()))
         ak_force_repaint()
         if frame.size == size {
-            for span in frame.changedSpans(since: nil) { put(span, of: frame) }
-            ak_refresh_synchronized(synchronizedOutput ? 1 : 0)
+            let spans = frame.changedSpans(since: nil)
+            for span in spans { put(span, of: frame) }
+            if synchronizedOutput { ak_begin_synchronized_update() }
+            ak_refresh()
+            if Hyperlink.anyMade, let relinks = linkRuns(in: spans, of: frame, shown: nil) { write(relinks) }
+            if synchronizedOutput { ak_end_synchronized_update() }
         } else {
             previous = nil
             deliver(.resize(size))
@@ -318,6 +441,13 @@ public final class NcursesTerminal: Terminal {
     // MARK: Input
 
     private func readInput() {
+        if inputMayBeStale {
+            // Input that arrived while another program had the terminal was that program's: the
+            // readiness reported for it may be stale, and a read would then wait for a key.
+            inputMayBeStale = false
+            var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 0) > 0 else { return }
+        }
         let n = readBuffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
         if n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR) {
             // The terminal went away (window closed: end of file, or EIO from a hung-up tty):
@@ -433,7 +563,10 @@ public final class NcursesTerminal: Terminal {
             case SIGTSTP:
                 suspend()
             case SIGCONT:
-                // Stopped by something other than our own Ctrl-Z (e.g. SIGSTOP): take the screen back.
+                // Stopped by something other than our own Ctrl-Z (e.g. SIGSTOP): take the screen
+                // back. After our own stop, its resume took it back already: setting the modes a
+                // second time would leave two `h` for one `l`.
+                if ak_take_own_continue() == 1 { continue }
                 if running { ak_reenter(); repaint() }
             default:
                 ak_signal_handled()

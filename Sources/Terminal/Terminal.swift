@@ -30,10 +30,42 @@ public protocol Terminal: AnyObject {
     /// Whether the terminal's own background is dark (known once started; nil when it did not
     /// say): a host whose theme follows the background picks its dark or light theme by it.
     var backgroundIsDark: Bool? { get }
+    /// Puts `text` on the system clipboard (OSC 52, between frames), or as much of it as a
+    /// terminal takes (`OSC52.maximumPayload`), and says what was copied.
+    func copyToClipboard(_ text: String) -> ClipboardCopy
+    /// Whether the terminal reports the mouse to the app now (`.unavailable` when the app does
+    /// not use the mouse): off, the terminal's own text selection works.
+    var mouseReporting: MouseReporting { get }
+    /// Turns mouse reporting off (the terminal selects text) or on again (clicks reach the app).
+    /// Nothing happens when it is `.unavailable`.
+    func setMouseReporting(_ on: Bool)
+    /// Gives the terminal to another program until it ends, as a shell runs a job in the
+    /// foreground, takes it back, repaints and says how the program ended (see
+    /// `NcursesTerminal.runProgram`).
+    func runProgram(_ program: ExternalProgram) -> ProgramOutcome
 }
 
 extension Terminal {
     public var backgroundIsDark: Bool? { nil }
+    public func copyToClipboard(_ text: String) -> ClipboardCopy {
+        ClipboardCopy(copied: "", isComplete: text.isEmpty, requestedLines: ClipboardCopy.lineCount(text))
+    }
+    public var mouseReporting: MouseReporting { .unavailable }
+    public func setMouseReporting(_ on: Bool) {}
+    public func runProgram(_ program: ExternalProgram) -> ProgramOutcome {
+        .couldNotStart("this terminal cannot hand itself to another program")
+    }
+}
+
+/// Whether the mouse reaches the app (see `Terminal.mouseReporting`).
+public enum MouseReporting: Sendable, Hashable {
+    /// The app does not use the mouse (`TerminalFeatures` without `.mouse`): the terminal selects
+    /// text as it always does.
+    case unavailable
+    /// Clicks, drags and the wheel reach the app.
+    case on
+    /// Turned off for a while: the terminal's own text selection works.
+    case off
 }
 
 /// How colours can be shown on a terminal, from none (monochrome, or `NO_COLOR`) to 24-bit.

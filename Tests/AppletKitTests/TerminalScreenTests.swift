@@ -479,4 +479,47 @@ struct TerminalScreenTests {
         #expect(screen("\(csi)5 q").cursorShape == 5)
         #expect(screen("\(csi)5 q\(csi)0 q").cursorShape == 0)
     }
+
+    // MARK: Operating system commands: links and the clipboard
+
+    @Test func osc8LinksTheCharactersWrittenUntilItEnds() {
+        let s = screen("a \u{1B}]8;;https://example.com/x\u{1B}\\docs\u{1B}]8;;\u{1B}\\ b")
+        #expect(s.lines[0] == "a docs b", "the sequences show nothing")
+        #expect(s.cell(x: 1, y: 0).hyperlink == nil)
+        #expect(s.cell(x: 2, y: 0).hyperlink == "https://example.com/x")
+        #expect(s.cell(x: 6, y: 0).hyperlink == nil)
+        #expect(s.linkedRuns == [TerminalScreen.LinkedRun(y: 0, columns: 2..<6, url: "https://example.com/x", text: "docs")])
+        #expect(s.pen == TerminalScreen.Cell(), "the link was closed")
+    }
+
+    @Test func osc8WithParametersAndBELAndALinkLeftOpen() {
+        let s = screen("\u{1B}]8;id=1;https://a.example\u{07}ab\u{1B}[0mc")
+        #expect(s.linkedRuns.map(\.text) == ["abc"], "SGR 0 does not end a link")
+        #expect(s.pen.hyperlink == "https://a.example", "a link left open shows in the pen")
+    }
+
+    @Test func osc52IsRecordedDecoded() {
+        let s = screen("\u{1B}]52;c;aGVsbG8=\u{1B}\\", "\u{1B}]52;c;?\u{07}", "\u{1B}]52;p;!!!\u{1B}\\x")
+        #expect(s.clipboardWrites.map(\.selections) == ["c", "c", "p"])
+        #expect(s.clipboardWrites.map(\.text) == ["hello", nil, nil])
+        #expect(s.lines[0] == "x")
+    }
+
+    @Test func aStringSplitAcrossFeedsAndOtherOSCsAreHandled() {
+        var s = TerminalScreen(width: 20, height: 2)
+        s.feed(Array("\u{1B}]0;title\u{07}\u{1B}]52;c;aGVs".utf8))
+        s.feed(Array("bG8=\u{1B}".utf8))
+        s.feed(Array("\\ok".utf8))
+        #expect(s.clipboardWrites.map(\.text) == ["hello"])
+        #expect(s.ignoredStrings == 1)
+        #expect(s.lines[0] == "ok")
+    }
+
+    @Test func anOSCStringLongerThanTheLimitIsDroppedWhole() {
+        let payload = String(repeating: "A", count: 200 * 1024)
+        let s = screen("\u{1B}]52;c;\(payload)\u{1B}\\after")
+        #expect(s.clipboardWrites.isEmpty)
+        #expect(s.ignoredStrings == 1)
+        #expect(s.lines[0] == "after")
+    }
 }

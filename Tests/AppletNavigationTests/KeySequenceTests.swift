@@ -14,6 +14,16 @@ struct KeySequenceTests {
         #expect(KeySequence("q")?.label == "q")
     }
 
+    @Test("Alt with a letter reads as keyboards write it: Alt-C, and Alt-Shift-C for the capital")
+    func altLetters() {
+        #expect(KeySequence("alt-c")?.label == "Alt-C")
+        #expect(KeySequence("alt-C")?.label == "Alt-Shift-C")
+        #expect(KeySequence("alt-shift-c")?.label == "Alt-Shift-C")
+        #expect(KeySequence("alt-1")?.label == "Alt-1")
+        #expect(KeySequence("ctrl-alt-x")?.label == "Ctrl-Alt-X")
+        #expect(KeySequence("G")?.label == "G")
+    }
+
     @Test("Empty text, a bad key anywhere, or no keys is no sequence", arguments: ["", "   ", "ctrl-", "g nope", "hyper-x"])
     func rejects(_ spec: String) {
         #expect(KeySequence(spec) == nil)

@@ -79,7 +79,7 @@ enum Workload {
     /// The footer both programs draw on the last row: AppletKit's key hints for the tab.
     static let footers = [
         "+ Increment  - Decrement  1-3 Tab  ]/[ Next/Prev  ? Help  q Quit",
-        "1-3 Tab  ]/[ Next/Prev  Tab Focus  ? Help  q Quit",
+        "1-3 Tab  ]/[ Next/Prev  Alt-C Copy  Tab Focus  ? Help  q Quit",
         "1-3 Tab  ]/[ Next/Prev  ? Help  q Quit",
     ]
 

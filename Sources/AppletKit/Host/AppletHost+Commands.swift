@@ -16,7 +16,8 @@ extension AppletHost {
             return modalRegistries.registry(for: ObjectIdentifier(modal), turn: turn) {
                 var registry = CommandRegistry()
                 registry.register(modal.commands(), scope: .sheet, owner: "sheet")
-                let priority = hostCommands.commands(tabCount: tabs.count, focusStops: true).filter(\.isPriority)
+                let priority = hostCommands.commands(tabCount: tabs.count, focusStops: true, canCopy: false,
+                                                     mouse: terminal.mouseReporting).filter(\.isPriority)
                 registry.register(priority, scope: .host, owner: "host")
                 registry.apply(keymap)
                 return registry
@@ -26,15 +27,17 @@ extension AppletHost {
         let applet = activeApplet
         let focusStops = tree.hasFocusableWidgets || tabs[tab].panes.count > 1
         let embedded = tree.hasRendered ? EmbeddedApplets.applets(in: tree) : nil
+        let canCopy = tree.focusedWidgetHasCopyableText, mouse = terminal.mouseReporting
         let key = RegistryCache.Key(
             tab: tab, pane: pane, focusStops: focusStops,
             embedded: embedded?.map { $0.applet.id + ($0.hasFocus ? "*" : "") } ?? ["(not drawn yet)"],
-            embeddingRender: embedded?.isEmpty == false ? tree.frameTime : nil)
+            embeddingRender: embedded?.isEmpty == false ? tree.frameTime : nil, canCopy: canCopy, mouse: mouse)
         return registryCache.registry(for: key) {
             var registry = CommandRegistry()
             registerAppletCommands(tab: tab, pane: pane, in: &registry)
             registry.register(navigationCommands(tab: tab, pane: pane), scope: .navigation, owner: applet.id)
-            registry.register(hostCommands.commands(tabCount: tabs.count, focusStops: focusStops), scope: .host, owner: "host")
+            registry.register(hostCommands.commands(tabCount: tabs.count, focusStops: focusStops, canCopy: canCopy, mouse: mouse),
+                              scope: .host, owner: "host")
             registry.apply(keymap)
             return registry
         }

@@ -151,7 +151,13 @@ extension AppletHost {
         // Outside the layers' observation: each pane observes what it reads itself, and nested
         // tracking would register every pane's reads a second time, for the whole frame.
         panes.draw(on: &canvas, in: context, hasKeyboard: topModal == nil)
-        overPanesObservation.run(key: key) {
+        // The footer also shows whether the focused widget, as just drawn, has something to copy,
+        // and whether the mouse is off.
+        var over = Hasher()
+        over.combine(key)
+        over.combine(panes.activeTree.focusedWidgetHasCopyableText)
+        over.combine(terminal.mouseReporting)
+        overPanesObservation.run(key: over.finalize()) {
             // Observed here, so that a problem reported later asks for a frame.
             toastLayer.showStoreIssues()
             panes.drawDividers(paneLayout(in: size), on: &canvas, theme: resolvedTheme)

@@ -262,6 +262,7 @@ public final class AppletHost {
         logic.onUnhandledError = { [weak self] error in
             self?.application.toast("\(error)", style: .error)
         }
+        performRunProgram()
     }
 
     /// A host for one view, full screen, without a tab bar (`shell` is `.none`).

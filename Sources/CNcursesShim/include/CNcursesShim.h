@@ -103,13 +103,38 @@ void ak_put_cells(int y, int x, const ak_cell *cells, int n);
 
 /// Sends what was drawn to the terminal.
 void ak_refresh(void);
-/// `ak_refresh` inside a synchronized update when `synchronized` is set: `CSI ? 2026 h` goes out
-/// with the frame's bytes and `CSI ? 2026 l` right after them, so the terminal shows the frame
-/// whole (a terminal that said it has mode 2026).
-void ak_refresh_synchronized(int synchronized);
+/// A synchronized update around a frame, for a terminal that said it has mode 2026: begin puts
+/// `CSI ? 2026 h` in ncurses' output, so it leaves with the frame's first bytes; end writes
+/// `CSI ? 2026 l` once the frame (`ak_refresh`) and what follows it (links) are out, so the
+/// terminal shows the frame whole.
+void ak_begin_synchronized_update(void);
+void ak_end_synchronized_update(void);
 /// Writes bytes to the terminal at once, after whatever ncurses has buffered (the start-up
 /// queries).
 void ak_write_bytes(const char *bytes, int count);
+
+/// A run of cells `ak_write_runs` writes: `count` entries of its cells from `first`, from column
+/// `x` of row `y`, linking to `url` (NULL: to nothing).
+typedef struct {
+    int32_t y;
+    int32_t x;
+    int32_t first;
+    int32_t count;
+    const char *url;
+} ak_run;
+
+/// Writes runs of cells again over what ncurses drew (call it after `ak_refresh`): ncurses knows
+/// nothing of OSC 8 hyperlinks, so a linked run is written once more inside
+/// `ESC ] 8 ; ; URL ESC \ … ESC ] 8 ; ; ESC \`, in its own style (the terminal's sgr0, bold,
+/// setaf…), between the terminal's save and restore cursor (`sc`, `rc`, which also keep the
+/// attributes ncurses believes are set). A run with no URL is written plainly, which takes a
+/// link away from cells that had one. Returns 0, or -1 when the terminal cannot save the cursor
+/// (nothing is written).
+int ak_write_runs(const ak_run *runs, int count, const ak_cell *cells);
+
+/// Writes `bytes` to the terminal between frames (after ncurses' output, which is flushed first):
+/// for what ncurses cannot say itself, such as OSC 52. Returns 0, or -1 when not all were written.
+int ak_write_between_frames(const char *bytes, size_t length);
 
 /// Makes the next refresh repaint the whole screen (after a resume or a resize).
 void ak_force_repaint(void);
@@ -129,6 +154,27 @@ void ak_signal_handled(void);
 
 /// Stops the process as Ctrl-Z would (SIGTSTP with the default action); returns after `fg`.
 void ak_stop_process(void);
+/// Whether the last SIGCONT continued a stop of `ak_stop_process` (whose caller takes the
+/// terminal back itself), once: 1, then 0 until the next such stop.
+int ak_take_own_continue(void);
+
+/// Runs the program at `path` with `argv` (NULL-terminated) and `envp` (NULL: this process's
+/// environment) with posix_spawn, and waits for it to end. With `tty` (a terminal descriptor,
+/// -1 for none) it runs as a shell's foreground job: a process group of its own that is made the
+/// terminal's foreground group before it starts, every signal at its default and none blocked,
+/// the terminal's own stderr and no other descriptor of ours; when the user stops it, this
+/// process stops too (`ak_stop_process`) and continues it when continued; when it ends, this
+/// process's group gets the terminal back. Returns 0 with its wait status in `*status`, or the
+/// errno of why it could not start.
+int ak_run_foreground(const char *path, char *const argv[], char *const envp[], int tty, int *status);
+
+/// Turns the mouse reports off (`paused` 1) or on again (0) while the UI is up: the rows of
+/// AK_GROUP_MOUSE, off in reverse order or on in order. While paused, no exit path, suspend or
+/// resume writes them (their reset went out when they were paused). Returns 1 when something
+/// changed, 0 when it was so already or the app leaves the mouse off.
+int ak_set_mouse_paused(int paused);
+/// Whether the mouse reports are paused (1) or not (0).
+int ak_mouse_paused(void);
 
 
 #endif

@@ -2,9 +2,10 @@ import AppletKit
 import Foundation
 import NotesAppletInterface
 
-/// Notes: a list; `Enter` opens a note, `e` edits it (`Ctrl-S` saves, with a toast), `t` picks its
-/// tags in a sheet, `d` deletes it after asking, `n` starts a new one. `Esc` goes back one screen.
-/// The stack is stored, so the app reopens where it was.
+/// Notes: a list; `Enter` opens a note, `e` edits it (`Ctrl-S` saves, with a toast), `E` edits its
+/// text in the user's `$EDITOR` (see `ExternalEdit`), `t` picks its tags in a sheet, `d` deletes it
+/// after asking, `n` starts a new one. `Esc` goes back one screen. The stack is stored, so the app
+/// reopens where it was.
 public struct NotesApplet: NavigationApplet {
     public let id = "notes"
     public let title = "Notes"
@@ -96,6 +97,12 @@ public struct NotesApplet: NavigationApplet {
                 if let current { Self.askToDelete(current, notes: notes, path: path) }
             },
             Command(id: "notes.save", "Save", keys: ["ctrl-s"], isEnabled: editing) { Self.save(notes: notes, path: path) },
+            // Last: where the footer is short of room, the note's own keys stay.
+            Command(id: "notes.external-edit", "Edit in $EDITOR", keys: ["E"], isEnabled: current != nil) {
+                guard let current else { return }
+                let editor = ExternalEdit.editor(in: ProcessEnvironment.current)
+                Application.current.logic.value.send(.editInEditor(current, editor), to: NotesLogic())
+            },
         ]
     }
 

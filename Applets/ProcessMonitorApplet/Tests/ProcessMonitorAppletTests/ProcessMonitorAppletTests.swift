@@ -152,7 +152,7 @@ struct ProcessMonitorAppletTests {
 
         let large = try await MonitorHarness(width: 120, height: 40).started()
         #expect(large.host.row(5).hasSuffix(" /usr/lib/postgresql/16/bin/postgres -D /var/lib/postgresql/16/main"), "room for it all")
-        #expect(large.host.row(39).hasPrefix("/ Filter  K SIGTERM  p by PID  n by name  m by memory  c by CPU  Tab Focus"))
+        #expect(large.host.row(39).hasPrefix("/ Filter  K SIGTERM  p by PID  n by name  m by memory  c by CPU  Alt-C Copy  Tab Focus"))
         #expect(large.host.lines.filter { $0.contains(" S ") || $0.contains(" R ") }.count == 8)
     }
 
