@@ -672,6 +672,9 @@ struct TerminalScreenTests {
         #expect(plain.synchronizedOutput == false && plain.reportsTruecolor == nil && !plain.kittyKeyboard)
         let dark = probed(TerminalIdentity(background: TerminalColor(red: 0x1e, green: 0x1e, blue: 0x2e)))
         #expect(dark.backgroundIsDark == true && dark.synchronizedOutput == true)
+        // kitty's answers: Tc, a boolean, and no RGB; a terminal with neither.
+        #expect(probed(TerminalIdentity(capabilities: ["Tc": ""])).reportsTruecolor == true)
+        #expect(probed(TerminalIdentity(capabilities: ["colors": "256"])).reportsTruecolor == false)
     }
 
     // MARK: Synchronized updates
