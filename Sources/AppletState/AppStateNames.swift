@@ -1,5 +1,6 @@
 // AppState's names, for code written against it: its nested types as aliases of the store's own,
-// and `reset`. Docs/Store.md has the whole table of what maps to what.
+// `reset` and `notifyChange()`.
+// Docs/Store.md has the whole table of what maps to what.
 
 extension Application {
     // `Application.State`, `Application.Slice`, `Application.OptionalSlice`, `Application.Constant`,
@@ -70,5 +71,29 @@ extension Application {
     /// ```
     public static func reset<Value>(_ keyPath: KeyPath<Application, SyncState<Value>>) {
         syncState(keyPath).reset()
+    }
+}
+
+extension Application {
+    // MARK: Telling observers
+
+    /// Tells every view and observer that read any value of this store, or any dependency, that
+    /// it changed, though no value did: each redraws (or runs) again, once. For what the store
+    /// cannot see change: a plain class held as a dependency whose properties were set on the
+    /// object directly, or something outside the store that views also read.
+    ///
+    /// AppState's views are SwiftUI's and this is its `objectWillChange`; here it reaches what
+    /// the store's own observation reaches: the host's panes and chrome, logic observers,
+    /// `withObservationTracking` and `Observations` over store reads. It may be called from any
+    /// thread (AppState asks for the main one); observers hear it on the calling thread, as they
+    /// hear a change, and `changes` counts it once. Subscribers of a state's `changes` sequence
+    /// hear nothing: it carries values, and none changed.
+    ///
+    /// ```swift
+    /// Application.dependency(\.settings).title = "Inbox"   // a plain class: nobody hears this
+    /// Application.current.notifyChange()                  // every view that read the store redraws
+    /// ```
+    public func notifyChange() {
+        notifyEveryObserver()
     }
 }

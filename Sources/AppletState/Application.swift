@@ -79,6 +79,17 @@ open class Application: @unchecked Sendable {
 
     let changeCounter = ChangeCounter()
 
+    /// Tells every view and observer that read any value of this store, or any dependency, that
+    /// it changed, without changing anything; counted in `changes` once, so that a frame being
+    /// evaluated meanwhile on another thread is drawn again. `notifyChange()` is its public name.
+    func notifyEveryObserver() {
+        changeCounter.count.add(1, ordering: .releasing)
+        // Told outside the registry's lock: an observer may read the store at once.
+        let boxes = registry.withLock { entries in entries.values.map(\.storage) }
+        for box in boxes { box.notifyObservers() }
+        StateLog.logger.debug("every observer told of a change", metadata: ["values": "\(boxes.count)"])
+    }
+
     // MARK: Storage
 
     /// Every state box by its full key ("Feature.id", plus "@scope" for scoped state; other kinds

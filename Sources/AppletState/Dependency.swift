@@ -225,10 +225,7 @@ final class DependencyBox<Value: Sendable>: StateStorage, Observable, @unchecked
     func changeObject<R>(_ change: (Value) throws -> R) rethrows -> R {
         let object = untrackedValue
         let result = try change(object)
-        if !(object is any Observable) {
-            registrar.willSet(self, keyPath: valueKeyPath)
-            registrar.didSet(self, keyPath: valueKeyPath)
-        }
+        if !(object is any Observable) { notifyObservers() }
         return result
     }
 
@@ -246,6 +243,13 @@ final class DependencyBox<Value: Sendable>: StateStorage, Observable, @unchecked
         }
         StateLog.logger.debug("dependency overridden", metadata: ["key": "\(key)", "override": "\(id)"])
         return id
+    }
+
+    /// Tells whoever read the dependency that it changed (a property of a plain class set through
+    /// the store, or `Application.notifyChange()`).
+    func notifyObservers() {
+        registrar.willSet(self, keyPath: valueKeyPath)
+        registrar.didSet(self, keyPath: valueKeyPath)
     }
 
     /// Removes the override `id`, wherever it is in the stack: the value in effect becomes the
