@@ -1,5 +1,5 @@
 // AppState's names, for code written against it: its nested types as aliases of the store's own,
-// `reset` and `notifyChange()`.
+// `reset`, `notifyChange()`, `promote(_:with:)` and `load(dependency:)`.
 // Docs/Store.md has the whole table of what maps to what.
 
 extension Application {
@@ -95,5 +95,62 @@ extension Application {
     /// ```
     public func notifyChange() {
         notifyEveryObserver()
+    }
+
+    // MARK: Dependencies made ahead of use
+
+    /// Makes the dependency at `keyPath` in the current store now, if it was not made yet, without
+    /// reading it (a view that calls this does not start observing it). Returns `Application.self`
+    /// so that calls chain, as in AppState.
+    ///
+    /// A dependency is otherwise made at its first use; loading it at start moves that cost (a
+    /// service that opens a file or starts watching something) before the first frame, and shows
+    /// a dependency cycle at once rather than on some later key press.
+    ///
+    /// ```swift
+    /// Application
+    ///     .load(dependency: \.clock)
+    ///     .load(dependency: \.weather)
+    /// ```
+    @discardableResult
+    public static func load<Value>(dependency keyPath: KeyPath<Application, Dependency<Value>>) -> Application.Type {
+        withCurrentUnretained { $0.load(dependency: keyPath) }
+        return Application.self
+    }
+
+    /// Makes the dependency at `keyPath` in this store now, if it was not made yet (see the static
+    /// `load(dependency:)`, which does it in the current store).
+    ///
+    /// ```swift
+    /// let app = Application()
+    /// app.load(dependency: \.clock)
+    /// ```
+    public func load<Value>(dependency keyPath: KeyPath<Application, Dependency<Value>>) {
+        // Resolving runs the declaration, which makes the value; nothing reads it.
+        _ = resolveDependency(keyPath)
+    }
+
+    // MARK: Promoting a dependency
+
+    /// Replaces the dependency at `keyPath` in the current store with `value` for the rest of the
+    /// store's life: AppState's permanent counterpart of `override(_:with:)`, for the app's own
+    /// choice of a service (a real clock swapped for another at start) rather than a test's.
+    /// Returns `Application.self` so that calls chain.
+    ///
+    /// An override in effect stays in effect: overrides are a test's or a host's, for a while,
+    /// and the promoted value is what the dependency goes back to when they end (AppState's
+    /// override puts back the value it found, losing a promotion made under it). A second
+    /// promotion replaces the first. The declared value is made first if it was not yet, as in
+    /// AppState. Views that read the dependency are redrawn.
+    ///
+    /// ```swift
+    /// Application
+    ///     .promote(\.clock, with: UTCClock())
+    ///     .promote(\.http, with: RecordingHTTPClient())
+    /// ```
+    @discardableResult
+    public static func promote<Value>(_ keyPath: KeyPath<Application, Dependency<Value>>, with value: Value) -> Application.Type {
+        withCurrentUnretained { $0.resolveDependency(keyPath) }.box.promote(value)
+        return Application.self
     }
 }

@@ -245,8 +245,24 @@ final class DependencyBox<Value: Sendable>: StateStorage, Observable, @unchecked
         return id
     }
 
-    /// Tells whoever read the dependency that it changed (a property of a plain class set through
-    /// the store, or `Application.notifyChange()`).
+    /// Replaces the declared value for the rest of this store's life (`Application.promote(_:with:)`).
+    /// Overrides in effect stay in effect above it: they are a test's or a host's, for a while,
+    /// and the promoted value is what they give way to when they end.
+    func promote(_ value: Value) {
+        let changesValueInEffect = lock.withLock { _ -> Bool in
+            guard overrides.isEmpty else {
+                base = value
+                return false
+            }
+            slot.pointee = value
+            return true
+        }
+        if changesValueInEffect { notifyObservers() }
+        StateLog.logger.debug("dependency promoted", metadata: ["key": "\(key)"])
+    }
+
+    /// Tells whoever read the dependency that it changed (an override, a promotion, a property of
+    /// a plain class set through the store, or `Application.notifyChange()`).
     func notifyObservers() {
         registrar.willSet(self, keyPath: valueKeyPath)
         registrar.didSet(self, keyPath: valueKeyPath)
