@@ -1,5 +1,5 @@
 // AppState's names, for code written against it: its nested types as aliases of the store's own,
-// `reset`, `notifyChange()`, `promote(_:with:)` and `load(dependency:)`.
+// `reset`, `notifyChange()`, `promote(_:with:)`, `load(dependency:)` and the static `description`.
 // Docs/Store.md has the whole table of what maps to what.
 
 extension Application {
@@ -96,6 +96,14 @@ extension Application {
     public func notifyChange() {
         notifyEveryObserver()
     }
+
+    /// What the current store holds: `Application.current.description`, as AppState's static
+    /// `Application.description` is its store's. Secrets are never shown.
+    ///
+    /// ```swift
+    /// StateLog.logger.debug("store: \(Application.description)")
+    /// ```
+    public static var description: String { current.description }
 
     // MARK: Dependencies made ahead of use
 

@@ -59,11 +59,15 @@ protocol StateStorage: AnyObject, Sendable {
     /// Tells everyone who read the value that it changed, though it did not
     /// (`Application.notifyChange()`); the store's machinery has no readers.
     func notifyObservers()
+    /// The value as `Application.description` shows it, cut to `limit` characters; nil for the
+    /// store's machinery, which holds no value. Never asked of a secret.
+    func described(limit: Int) -> DescribedValue?
 }
 
 extension StateStorage {
     static var valueTypeName: String { "\(Self.self)" }
     func notifyObservers() {}
+    func described(limit: Int) -> DescribedValue? { nil }
 }
 
 /// Any kind of state whose value can be read, written and changed atomically: `State`,
@@ -226,6 +230,11 @@ final class StateBox<Value: Sendable>: StateStorage, Observable, @unchecked Send
             registrar.willSet(self, keyPath: keyPath)
             registrar.didSet(self, keyPath: keyPath)
         }
+    }
+
+    func described(limit: Int) -> DescribedValue? {
+        // Untracked: a view that prints the store must not start observing all of it.
+        DescribedValue(key: key, type: Self.valueTypeName, value: StoreDump.render(untrackedValue, limit: limit))
     }
 
     // `changed` is inlinable too, so that a set specialized in a client stays specialized to the
