@@ -354,6 +354,8 @@ enum SyncFiles {
 /// file. One per store; stopping it (when the store goes away) closes the inotify descriptor.
 final class SyncCenter: StateStorage, @unchecked Sendable {
     static let registryKey = "AppletState.syncCenter"
+    /// What a `SyncState`'s registry key starts with ("sync:Feature.id").
+    static let boxKeyPrefix = "sync:"
 
     private weak let application: Application?
     private let queue = DispatchQueue(label: "AppletState.SyncState.watcher")
