@@ -91,22 +91,16 @@ extension Application {
         fileID: String = #fileID,
         line: Int = #line
     ) -> SecureState {
-        let key = "\(feature).\(id ?? function)"
+        let key = SecretKey(feature: feature, id: id ?? function)
         return SecureState(box: persistentBox(
-            registryKey: "\(PersistentKind.secure.rawValue):\(key)",
-            key: key,
+            registryKey: "\(PersistentKind.secure.rawValue):\(key.name)",
+            key: key.name,
             declaration: Declaration(derived: id == nil, fileID: fileID, line: line),
             initial: { nil },
-            load: { persistence, _ in persistence.loadSecret(key: key, path: Self.secretPath(persistence, key: key)) },
-            entry: { persistence in
-                SecretEntry(key: key, kind: .secure, target: .secret(path: Self.secretPath(persistence, key: key)), persistence: persistence)
-            },
+            load: { persistence, _ in persistence.loadSecret(key) },
+            entry: { persistence in SecretEntry(key: key, persistence: persistence) },
             attach: { entry, box in entry.box = box }
         ))
-    }
-
-    static func secretPath(_ persistence: Persistence, key: String) -> String {
-        Path.join(persistence.secureFolder, Persistence.fileName(key))
     }
 
     /// The secret at `keyPath` in the current store (AppState's spelling).
