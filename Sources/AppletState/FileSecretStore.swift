@@ -12,7 +12,8 @@ import Darwin
 #endif
 
 /// Secrets as plain files only your user can read: `<state dir>/secure/<feature>.<id>`, holding
-/// the secret's UTF-8 text, the folder at mode 0700 and each file at 0600.
+/// the secret's UTF-8 text, the folder at mode 0700 and each file at 0600. Where no desktop keyring
+/// runs, this is where `SecureState` keeps them.
 ///
 /// If the folder or a file is open to other users, its mode is tightened; if that is impossible (or
 /// the folder is someone else's) no secret is written there and that is reported. A file that
@@ -22,7 +23,8 @@ import Darwin
 final class FileSecretStore: SecretStore {
     /// The engine: the state folder's lock, and writes that report an unwritable folder once.
     unowned let persistence: Persistence
-    /// Why secrets are in files here, for `summary` (nil: no reason to give).
+    /// Why secrets are in files here, for `summary` (nil: this store only reads old files for the
+    /// keyring's migration).
     let reason: String?
 
     private struct State {

@@ -116,7 +116,8 @@ final class SecretEntry: PersistentEntry, @unchecked Sendable {
 }
 
 /// The persistence engine of one store: loads the store file and the files of `FileState` on first
-/// use, and `SecureState` values from its `SecretStore`, and writes changes.
+/// use, and `SecureState` values from its `SecretStore` (the desktop keyring, or files), and writes
+/// changes.
 ///
 /// Changes of `StoredState` and `FileState` are coalesced: the first change after a write
 /// schedules one write 100 ms later on a background thread (`BackgroundWork`); it saves every key

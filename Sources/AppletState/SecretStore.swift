@@ -1,3 +1,4 @@
+import Logging
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -22,12 +23,14 @@ enum SecretWriteOutcome: Sendable {
 }
 
 /// Where `SecureState` values live. One store serves one persistence engine, chosen when its first
-/// secret is read or written, and never changes after that. The engine calls a store from one
-/// thread at a time, holding its secrets lock, and reports the issues and keeps what is unsaved.
+/// secret is read or written (`SecretStoreChoice`), and never changes after that: a secret that
+/// went to the keyring never falls back to a file. The engine calls a store from one thread at a
+/// time, holding its secrets lock, and reports the issues and keeps what is unsaved.
 ///
 /// The seam each persistent kind will have: load, save, remove.
 protocol SecretStore: AnyObject, Sendable {
-    /// Where secrets go and why there: "files in /x/secure, mode 0600".
+    /// Where secrets go and why there, for `--diagnose` and the log:
+    /// "the desktop keyring (Secret Service: gnome-keyring)".
     var summary: String { get }
     /// Where one secret is kept, as the exit report names it (`UnsavedChange.path`).
     func place(of key: SecretKey) -> String
@@ -37,9 +40,46 @@ protocol SecretStore: AnyObject, Sendable {
     func remove(_ key: SecretKey) -> SecretWriteOutcome
 }
 
+/// Where a store's secrets go (`StorageConfiguration.secrets`).
+enum SecretStoreChoice: Hashable, Sendable {
+    /// The desktop keyring where a Secret Service runs on the session bus, else files: decided
+    /// once per process. In a test process, files: tests never touch the user's keyring.
+    case automatic
+    /// Files in `<state dir>/secure`, wherever a keyring runs.
+    case files
+    /// As `automatic` outside a test process, decided again for this store: for tests of the
+    /// keyring. `environment` (nil: the process's) decides only whether there is a session bus to
+    /// try; libsecret always uses the process's `DBUS_SESSION_BUS_ADDRESS`.
+    case keyringIfRunning(environment: [String: String]?)
+}
+
 enum SecretStores {
-    /// The store for `persistence`'s secrets.
+    /// The automatic choice, made once per process at the first store that needs one.
+    private static let processKeyring: SecretService.Availability = SecretService.connect(environment: ProcessEnvironment.current)
+
+    /// The store for `persistence`'s secrets, as its configuration chooses. Logs which and why.
     static func make(for persistence: Persistence) -> any SecretStore {
-        FileSecretStore(persistence: persistence, reason: nil)
+        let availability: SecretService.Availability
+        switch persistence.configuration.secrets {
+        case .files:
+            availability = .unavailable(reason: "the app chose files")
+        case .automatic where StorageConfiguration.isTestProcess:
+            availability = .unavailable(reason: "a test process leaves the desktop keyring alone")
+        case .automatic:
+            availability = processKeyring
+        case .keyringIfRunning(let environment):
+            availability = SecretService.connect(environment: environment ?? ProcessEnvironment.current)
+        }
+        let store: any SecretStore
+        switch availability {
+        case .available(let service):
+            // The files stay readable, for secrets saved there before the keyring was used.
+            store = SecretServiceStore(service: service, persistence: persistence,
+                                       files: FileSecretStore(persistence: persistence, reason: nil))
+        case .unavailable(let reason):
+            store = FileSecretStore(persistence: persistence, reason: reason)
+        }
+        StateLog.logger.info("secrets go to \(store.summary)", metadata: ["folder": "\(persistence.configuration.directory)"])
+        return store
     }
 }

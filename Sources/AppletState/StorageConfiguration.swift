@@ -17,6 +17,9 @@ public struct StorageConfiguration: Hashable, Sendable {
     public var appID: String
     /// The folder (created with mode 0700 on first write).
     public var directory: String
+    /// Where `SecureState` keeps secrets: the desktop keyring where one runs, else files in
+    /// `<directory>/secure` (`SecretStoreChoice`).
+    var secrets: SecretStoreChoice = .automatic
 
     public init(appID: String, directory: String) {
         self.appID = appID
