@@ -52,7 +52,8 @@ EOF
     unset DISPLAY WAYLAND_DISPLAY DBUS_SESSION_BUS_ADDRESS GNOME_KEYRING_CONTROL SSH_AUTH_SOCK
     dbus-run-session --config-file="$folder/bus.conf" -- sh "$0" --inside "$folder"
     status=$?
-    # A keyring that ran is thrown away; one that failed to start leaves its log for the caller.
+    # A keyring that ran is thrown away; one that failed to start leaves its log for the caller
+    # (which removes FOLDER once it has read it).
     [ $status = 0 ] && rm -rf "$folder"
     exit $status
 fi

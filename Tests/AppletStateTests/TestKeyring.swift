@@ -55,7 +55,9 @@ final class TestKeyring: Sendable {
         let first = try Self.readLine(link, timeout: 20)
         guard first.hasPrefix("ready ") else {
             let detail = (try? String(contentsOfFile: folder + "/script.log", encoding: .utf8)) ?? ""
-            throw Failure(description: "gnome-keyring-daemon could not start: \(first.isEmpty ? "no answer" : first) \(detail)")
+            try? FileManager.default.removeItem(atPath: folder)
+            let why = first.isEmpty ? "no answer from Scripts/test-keyring.sh" : String(first.trimmingPrefix("failed: "))
+            throw Failure(description: "The test keyring (gnome-keyring on a private session bus) could not start: \(why) \(detail)")
         }
         address = String(first.split(separator: " ")[1])
         setenv("DBUS_SESSION_BUS_ADDRESS", address, 1)

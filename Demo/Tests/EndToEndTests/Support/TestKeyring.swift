@@ -47,7 +47,9 @@ final class TestKeyring: Sendable {
         let line = Self.firstLine(output.read, timeout: .seconds(20))
         guard line.hasPrefix("ready ") else {
             let detail = (try? String(contentsOfFile: folder + "/script.log", encoding: .utf8)) ?? ""
-            throw HarnessError("gnome-keyring-daemon could not start: \(line.isEmpty ? "no answer" : line) \(detail)")
+            try? FileManager.default.removeItem(atPath: folder)
+            let why = line.isEmpty ? "no answer from Scripts/test-keyring.sh" : String(line.trimmingPrefix("failed: "))
+            throw HarnessError("The test keyring (gnome-keyring on a private session bus) could not start: \(why) \(detail)")
         }
         address = String(line.split(separator: " ")[1])
     }
