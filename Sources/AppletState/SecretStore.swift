@@ -23,7 +23,7 @@ enum SecretWriteOutcome: Sendable {
 }
 
 /// Where `SecureState` values live. One store serves one persistence engine, chosen when its first
-/// secret is read or written (`SecretStoreChoice`), and never changes after that: a secret that
+/// secret is read or written (`StorageConfiguration.secrets`), and never changes after that: a secret that
 /// went to the keyring never falls back to a file. The engine calls a store from one thread at a
 /// time, holding its secrets lock, and reports the issues and keeps what is unsaved.
 ///
@@ -40,17 +40,36 @@ protocol SecretStore: AnyObject, Sendable {
     func remove(_ key: SecretKey) -> SecretWriteOutcome
 }
 
-/// Where a store's secrets go (`StorageConfiguration.secrets`).
-enum SecretStoreChoice: Hashable, Sendable {
-    /// The desktop keyring where a Secret Service runs on the session bus, else files: decided
-    /// once per process. In a test process, files: tests never touch the user's keyring.
-    case automatic
-    /// Files in `<state dir>/secure`, wherever a keyring runs.
-    case files
-    /// As `automatic` outside a test process, decided again for this store: for tests of the
+/// Where a store keeps its `SecureState` values (`StorageConfiguration.secrets`).
+///
+/// ```swift
+/// var storage = StorageConfiguration(appID: "tool", directory: folder)
+/// storage.secrets = .files   // <folder>/secure, even where a desktop keyring runs
+/// ```
+public struct SecretStorage: Hashable, Sendable {
+    enum Choice: Hashable, Sendable {
+        case automatic
+        case files
+        case keyringIfRunning(environment: [String: String]?)
+    }
+
+    let choice: Choice
+
+    /// The desktop keyring where a Secret Service runs on the session bus, else files in
+    /// `<state dir>/secure`: decided once per process, at the first secret read or written. In a
+    /// test process (SwiftPM's test bundle), files: tests never touch the user's keyring.
+    public static let automatic = SecretStorage(choice: .automatic)
+
+    /// Files in `<state dir>/secure` (mode 0600), wherever a keyring runs: for a folder whose
+    /// secrets must stay with it and go when it goes (a replay's, a fuzzer's).
+    public static let files = SecretStorage(choice: .files)
+
+    /// As `automatic` outside a test process, and decided again for this store: for tests of the
     /// keyring. `environment` (nil: the process's) decides only whether there is a session bus to
     /// try; libsecret always uses the process's `DBUS_SESSION_BUS_ADDRESS`.
-    case keyringIfRunning(environment: [String: String]?)
+    static func keyringIfRunning(environment: [String: String]?) -> SecretStorage {
+        SecretStorage(choice: .keyringIfRunning(environment: environment))
+    }
 }
 
 enum SecretStores {
@@ -60,7 +79,7 @@ enum SecretStores {
     /// The store for `persistence`'s secrets, as its configuration chooses. Logs which and why.
     static func make(for persistence: Persistence) -> any SecretStore {
         let availability: SecretService.Availability
-        switch persistence.configuration.secrets {
+        switch persistence.configuration.secrets.choice {
         case .files:
             availability = .unavailable(reason: "the app chose files")
         case .automatic where StorageConfiguration.isTestProcess:

@@ -18,8 +18,9 @@ public struct StorageConfiguration: Hashable, Sendable {
     /// The folder (created with mode 0700 on first write).
     public var directory: String
     /// Where `SecureState` keeps secrets: the desktop keyring where one runs, else files in
-    /// `<directory>/secure` (`SecretStoreChoice`).
-    var secrets: SecretStoreChoice = .automatic
+    /// `<directory>/secure` (`.automatic`); or always files (`.files`). Set it before the first
+    /// secret is read or written.
+    public var secrets: SecretStorage = .automatic
 
     public init(appID: String, directory: String) {
         self.appID = appID

@@ -277,6 +277,19 @@ struct SecretServiceTests {
         #expect(app.secretStorage == "files in \(sandbox.directory)/secure, mode 0600 (a test process leaves the desktop keyring alone)")
     }
 
+    /// An app (a replay, a fuzzer) can keep its secrets with its folder, keyring or not.
+    @Test func anAppCanChooseFiles() throws {
+        let keyring = try keyring()
+        let sandbox = Sandbox()
+        defer { sandbox.remove() }
+        let app = sandbox.launch()
+        app.storage.secrets = .files
+        Application.withCurrent(app) { Application.secureState(\.kToken).value = "in-a-file" }
+        #expect(app.secretStorage == "files in \(sandbox.directory)/secure, mode 0600 (the app chose files)")
+        #expect(try String(contentsOfFile: sandbox.directory + "/secure/Sync.token", encoding: .utf8) == "in-a-file")
+        #expect(try keyring.lookup(attributes(sandbox)) == nil)
+    }
+
     @Test func theServicesProgramIsNamed() {
         #expect(SecretService.program(pid: getpid())?.hasSuffix(".xctest") == true)
         #expect(SecretService.program(pid: 0) == nil)
