@@ -385,8 +385,8 @@ public struct AppletAppCommand<App: AppletApp>: AsyncParsableCommand {
     }
 
     /// `--diagnose`: starts the terminal as a run would (the probe included), gives it back at
-    /// once, and prints what it said, what will be used and why. Status 0, or 1 without a usable
-    /// terminal.
+    /// once, and prints what it said, what will be used and why, and where secrets go. Status 0,
+    /// or 1 without a usable terminal.
     @MainActor
     static func diagnose(standard: StandardOptions, log: Logger) -> Int32 {
         let terminal: NcursesTerminal
@@ -401,7 +401,10 @@ public struct AppletAppCommand<App: AppletApp>: AsyncParsableCommand {
         terminal.stop()
         let capabilities = terminal.capabilities
         let theme = themeChoice(standard.theme, backgroundIsDark: capabilities.backgroundIsDark)
-        let report = capabilities.report(theme: theme).joined(separator: "\n") + "\n"
+        // Where SecureState values go: the desktop keyring or files, and why (chosen now if no
+        // secret was used yet, as the first one would).
+        let secrets = "secrets".rightPadded(to: 13) + Application.shared.secretStorage
+        let report = (capabilities.report(theme: theme) + [secrets]).joined(separator: "\n") + "\n"
         _ = AtomicFile.writeAll(STDOUT_FILENO, Data("\(App.id) \(App.version) on this terminal:\n\(report)".utf8))
         log.info("diagnose", metadata: ["report": "\(report)"])
         return 0

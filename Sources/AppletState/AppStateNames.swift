@@ -14,8 +14,8 @@ extension Application {
     /// AppState's `Application.SyncState`: `SyncState` (shared between the app's running
     /// instances on this machine, not through iCloud).
     public typealias SyncState<Value: Codable & Sendable> = AppletState.SyncState<Value>
-    /// AppState's `Application.SecureState`: `SecureState` (a file only your user can read, not
-    /// the Keychain).
+    /// AppState's `Application.SecureState`: `SecureState` (the desktop keyring where one runs,
+    /// else a file only your user can read; not the Keychain).
     public typealias SecureState = AppletState.SecureState
     /// AppState's `Application.Dependency`: `Dependency`.
     public typealias Dependency<Value: Sendable> = AppletState.Dependency<Value>
@@ -54,7 +54,7 @@ extension Application {
         fileState(keyPath).reset()
     }
 
-    /// Forgets the secret at `keyPath`: nil again, and its file deleted.
+    /// Forgets the secret at `keyPath`: nil again, and removed from the keyring (or its file deleted).
     ///
     /// ```swift
     /// Application.reset(\.apiToken)
