@@ -10,7 +10,8 @@ import Darwin
 /// Editing a note's text in the user's own editor (`E`): the text goes to a private temporary
 /// file, the editor gets the terminal (`RunProgram`, which the host performs), and what the file
 /// holds when the editor exits with status 0 becomes the note's text. The file is removed on
-/// every path. Every step is a value, so a test delivers each result and checks what follows.
+/// every path, before the outcome reaches the store: once a person sees the result, no copy of
+/// the note is left in the temporary folder. Every step is a value, so a test delivers each result and checks what follows.
 ///
 /// ```swift
 /// logic.send(ExternalEdit.executable(for: note, editor: ExternalEdit.editor(in: ProcessEnvironment.current)))
@@ -51,15 +52,15 @@ public enum ExternalEdit {
                 switch outcome {
                 case .exited(0):
                     return .effect(ReadEditorFile(path: path), then: { text in
-                        .request(NotesRequest.editedInEditor(id: id, body: text)).then(remove)
+                        remove.then(.request(NotesRequest.editedInEditor(id: id, body: text)))
                     }, onError: { error in
-                        .request(NotesRequest.editorProblem("\(error.description); the note is unchanged")).then(remove)
+                        remove.then(.request(NotesRequest.editorProblem("\(error.description); the note is unchanged")))
                     })
                 case .couldNotStart:
                     // The host said why in an error toast.
                     return remove
                 case .exited, .signalled:
-                    return .request(NotesRequest.editorProblem("The editor \(outcome); the note is unchanged")).then(remove)
+                    return remove.then(.request(NotesRequest.editorProblem("The editor \(outcome); the note is unchanged")))
                 }
             })
         }, onError: { error in

@@ -1,5 +1,7 @@
 import AppletTesting
 import Foundation
+import Observation
+import Synchronization
 @testable import NotesApplet
 import NotesAppletInterface
 import Testing
@@ -43,6 +45,33 @@ struct ExternalEditTests {
         #expect(h.application.notes.value.notes[0].body == "Milk\nBread\nCoffee\nTea")
         #expect(h.contains("✓ Updated “Groceries” from the editor"))
         #expect(h.terminal.programsRun.count == 1)
+    }
+
+    /// The note's change is observed the moment the store takes it: by then the temporary copy
+    /// is gone, on the success path and on a failing editor's.
+    @Test(arguments: [0, 3])
+    func theFileIsGoneBeforeTheStoreHearsTheOutcome(status: Int32) async throws {
+        let h = try notes()
+        let heard = Heard()
+        h.terminal.programRunner = { program in
+            heard.state.withLock { $0.path = program.arguments.last! }
+            try? "Edited\n".write(toFile: program.arguments.last!, atomically: false, encoding: .utf8)
+            return .exited(status)
+        }
+        withObservationTracking {
+            _ = h.application.notes.value
+            _ = h.host.toasts
+        } onChange: {
+            heard.state.withLock { $0.fileExisted.append(FileManager.default.fileExists(atPath: $0.path)) }
+        }
+        await editInEditor(h)
+        let seen = heard.state.withLock { $0.fileExisted }
+        #expect(seen == [false], "the store heard once, with the file already gone: \(seen)")
+    }
+
+    /// What the store's observer saw, from whichever thread it is told on.
+    final class Heard: Sendable {
+        let state = Mutex((path: "", fileExisted: [Bool]()))
     }
 
     @Test func anEditorThatFailsLeavesTheNoteAndSaysSo() async throws {
@@ -125,13 +154,12 @@ struct ExternalEditTests {
         await test.effect(WriteEditorFile(text: "Milk\nBread\nCoffee\n"), returns: path,
                           effects: [RunProgram("ed", arguments: [path])])
         await test.effect(RunProgram("ed", arguments: [path]), returns: .exited(0), effects: [ReadEditorFile(path: path)])
-        await test.effect(ReadEditorFile(path: path), returns: "Milk",
-                          requests: [NotesRequest.editedInEditor(id: 1, body: "Milk")],
-                          effects: [RemoveEditorFile(path: path)]) { state in
+        // The file goes first; the store hears the outcome after.
+        await test.effect(ReadEditorFile(path: path), returns: "Milk", effects: [RemoveEditorFile(path: path)])
+        await test.effect(RemoveEditorFile(path: path), requests: [NotesRequest.editedInEditor(id: 1, body: "Milk")]) { state in
             state[\.notes] = NotesState(notes: [Note(id: 1, title: "Groceries", body: "Milk", tags: ["home"])] + NotesState.samples.dropFirst())
             state[\.toasts] = test.store.toasts.value
         }
-        await test.effect(RemoveEditorFile(path: path))
         // An editor that cannot start: the host said so; the file goes, nothing else happens.
         await test.send(.editInEditor(note, editor), effects: [WriteEditorFile(text: "Milk\nBread\nCoffee\n")])
         await test.effect(WriteEditorFile(text: "Milk\nBread\nCoffee\n"), returns: path, effects: [RunProgram("ed", arguments: [path])])
