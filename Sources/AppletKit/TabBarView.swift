@@ -1,9 +1,11 @@
+import AppletState
 import AppletUI
 import Terminal
 
 /// The host's top line: one label per tab (` 1 Notes `), the selected one in the theme's accent
 /// reversed, with a divider between two tabs (none after the last: a divider there would close
-/// off nothing). A view like any applet's, drawn in its own tree.
+/// off nothing), and, when the app syncs with a server, how that goes at the right end
+/// ("synced", "connecting", "offline"). A view like any applet's, drawn in its own tree.
 ///
 /// ```swift
 /// TabBarView(titles: ["Notes", "Tally"], selected: 0)   // " 1 Notes │ 2 Tally "
@@ -12,6 +14,8 @@ import Terminal
 struct TabBarView: View, Equatable {
     let titles: [String]
     let selected: Int
+    /// `.local` (no server) shows nothing.
+    var sync: SyncStatus = .local
 
     static func label(_ index: Int, _ title: String) -> String { " \(index + 1) \(title) " }
 
@@ -36,6 +40,12 @@ struct TabBarView: View, Equatable {
                 }
             }
             Spacer()
+            switch sync {
+            case .local: EmptyView()
+            case .connecting: Text(" sync: connecting ").lineLimit(1).themed(.muted)
+            case .online: Text(" sync: synced ").lineLimit(1).themed(.success)
+            case .offline: Text(" sync: offline ").lineLimit(1).themed(.warning).bold()
+            }
         }
         .underline()
     }
