@@ -388,7 +388,13 @@ enum SyncFiles {
 }
 
 /// Watches the folders of a store's `SyncState` files with inotify and hands each change to its
-/// file. One per store; stopping it (when the store goes away) closes the inotify descriptor.
+/// file. One per store; stopping it (when the store goes away) ends its thread, which closes the
+/// inotify descriptor.
+///
+/// The descriptor is read by a thread of the watcher's own, blocked in `poll` with no timeout:
+/// nothing wakes until a file changes. (A Dispatch read source ran its handler on a libdispatch
+/// worker, and on Linux the first one starts a monitor that wakes every second for the rest of
+/// the process: an app that once took in another instance's value was never at rest again.)
 final class SyncCenter: StateStorage, @unchecked Sendable {
     static let registryKey = "AppletState.syncCenter"
 
@@ -397,7 +403,9 @@ final class SyncCenter: StateStorage, @unchecked Sendable {
 
     private struct Watching {
         var inotifyFD: Int32 = -1
-        var source: (any DispatchSourceRead)?
+        /// The write end of a pipe whose closing tells the watcher thread to stop (it closes the
+        /// inotify descriptor and the read end).
+        var stopFD: Int32 = -1
         /// Without inotify (no instance left, no watch), folders are polled instead.
         var pollTimer: (any DispatchSourceTimer)?
         var folderByWatch: [Int32: String] = [:]
@@ -426,7 +434,7 @@ final class SyncCenter: StateStorage, @unchecked Sendable {
 
     deinit {
         state.withLock { watching in
-            if let source = watching.source { source.cancel() } else if watching.inotifyFD >= 0 { close(watching.inotifyFD) }
+            if watching.stopFD >= 0 { close(watching.stopFD) }
             watching.pollTimer?.cancel()
         }
     }
@@ -546,15 +554,17 @@ final class SyncCenter: StateStorage, @unchecked Sendable {
         if watching.inotifyFD < 0 && watching.pollTimer == nil {
             guard usesInotify else { return startPolling(&watching, reason: "inotify not used") }
             let fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
-            if fd >= 0 {
+            var stop: [Int32] = [-1, -1]
+            if fd >= 0, pipe(&stop) == 0 {
+                for end in stop { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            }
+            if fd >= 0, stop[0] >= 0, SyncWatcherThread.start(inotifyFD: fd, stopFD: stop[0], center: self) {
                 watching.inotifyFD = fd
-                let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-                source.setEventHandler { [weak self] in self?.readEvents() }
-                source.setCancelHandler { close(fd) }
-                source.activate()
-                watching.source = source
+                watching.stopFD = stop[1]
             } else {
-                startPolling(&watching, reason: "inotify_init1: \(String(cString: strerror(errno)))")
+                let reason = fd < 0 ? "inotify_init1: \(String(cString: strerror(errno)))" : "no watcher thread"
+                for descriptor in [fd] + stop where descriptor >= 0 { close(descriptor) }
+                startPolling(&watching, reason: reason)
             }
         }
         guard watching.inotifyFD >= 0 else { return }
@@ -585,8 +595,8 @@ final class SyncCenter: StateStorage, @unchecked Sendable {
     }
 
     /// Reads every queued inotify event (the descriptor is non-blocking) and reloads the files
-    /// they name, each once.
-    private func readEvents() {
+    /// they name, each once. Called on the watcher thread.
+    fileprivate func readEvents() {
         guard let fd = state.withLock({ $0.inotifyFD >= 0 ? $0.inotifyFD : nil }) else { return }
         var names: [(watch: Int32, name: String, deleted: Bool)] = []
         var overflow = false
@@ -636,5 +646,64 @@ final class SyncCenter: StateStorage, @unchecked Sendable {
             return order.compactMap { path in watching.endpoints[path].map { ($0, removed[path] ?? false) } }
         }
         for (endpoint, removed) in endpoints { endpoint.reloadFromDisk(removed: removed) }
+    }
+}
+
+/// The thread that waits for a `SyncCenter`'s inotify events: `poll` on the inotify descriptor
+/// and the read end of a pipe, no timeout. It holds the center weakly, reads events into it while
+/// it lives, and closes both descriptors when told to stop (the center's deinit closes the pipe's
+/// write end) or when the center is gone. Asynchronous signals are blocked on it, as on the pool's threads: they go to the main
+/// thread, where the terminal handles them.
+private final class SyncWatcherThread {
+    private weak var center: SyncCenter?
+    private let inotifyFD: Int32
+    private let stopFD: Int32
+
+    private init(inotifyFD: Int32, stopFD: Int32, center: SyncCenter) {
+        self.inotifyFD = inotifyFD
+        self.stopFD = stopFD
+        self.center = center
+    }
+
+    /// Starts the thread; false if it could not be made (the caller polls instead).
+    static func start(inotifyFD: Int32, stopFD: Int32, center: SyncCenter) -> Bool {
+        let watcher = Unmanaged.passRetained(SyncWatcherThread(inotifyFD: inotifyFD, stopFD: stopFD, center: center)).toOpaque()
+        var thread = pthread_t()
+        let made = pthread_create(&thread, nil, { argument in
+            guard let argument else { return nil }
+            Unmanaged<SyncWatcherThread>.fromOpaque(argument).takeRetainedValue().run()
+            return nil
+        }, watcher)
+        guard made == 0 else {
+            Unmanaged<SyncWatcherThread>.fromOpaque(watcher).release()
+            return false
+        }
+        pthread_detach(thread)
+        return true
+    }
+
+    private func run() {
+        var signals = sigset_t()
+        sigfillset(&signals)
+        for fault in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT, SIGSYS] { sigdelset(&signals, fault) }
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        defer {
+            close(inotifyFD)
+            close(stopFD)
+        }
+        var fds = [pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0), pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0)]
+        while true {
+            fds[0].revents = 0
+            fds[1].revents = 0
+            if poll(&fds, 2, -1) < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            if fds[1].revents != 0 { return }
+            if fds[0].revents & Int16(POLLNVAL | POLLERR) != 0 { return }
+            guard fds[0].revents != 0 else { continue }
+            guard let center else { return }
+            center.readEvents()
+        }
     }
 }
