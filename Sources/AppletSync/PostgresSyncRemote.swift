@@ -19,9 +19,11 @@ import Synchronization
 /// in the state folder, so a quit while offline loses nothing). Then each change made here is
 /// sent at once, and each notification from another instance written into the local copy.
 /// When the connection fails it says so (`Application.syncStatus` goes `.offline`) and tries
-/// again after 0.5, 1, 2, 4, 8, then every 15 seconds, at once when a change is made here;
-/// connected and idle, it sets no timer and wakes nothing (the connection uses TCP keepalive,
-/// which the kernel runs, to notice a peer that vanished).
+/// again after 0.5, 1, 2, 4, 8, then every 15 seconds (waiting on `MainQueueClock`), at once
+/// when a change is made here; connected and idle, it sets no timer and wakes nothing (the
+/// connection uses TCP keepalive, which the kernel runs, to notice a peer that vanished). A
+/// connection's own timeouts, cancelled once it is made, still end once each: the last about
+/// `connect_timeout` (10 s) after it was made.
 ///
 /// ```swift
 /// let remote = try PostgresSyncRemote(url: "postgres://ada@db.example/notes", appID: "notes")
@@ -39,6 +41,9 @@ public final class PostgresSyncRemote: SyncRemote {
 
     private let logger: Logger
     private let tls: PostgresConnection.Configuration.TLS
+    /// Every connection of this remote on one event loop: a connection's timeouts (cancelled once
+    /// it is made) end in one thread, never wake another.
+    private let eventLoop: any EventLoop
     private let inbox = SyncInbox()
     private let task = Mutex<Task<Void, Never>?>(nil)
     private let online = Atomic<Bool>(false)
@@ -64,6 +69,7 @@ public final class PostgresSyncRemote: SyncRemote {
         self.appID = appID
         self.logger = logger
         tls = try Self.tls(for: self.url)
+        eventLoop = MultiThreadedEventLoopGroup.singleton.next()
     }
 
     // MARK: SyncRemote
@@ -138,7 +144,7 @@ public final class PostgresSyncRemote: SyncRemote {
             attempt += 1
             await inbox.waitForLocalChange(upTo: delay)
             let since = began.duration(to: .now)
-            if since < .seconds(1), !Task.isCancelled { try? await Task.sleep(for: .seconds(1) - since) }
+            if since < .seconds(1), !Task.isCancelled { try? await MainQueueClock().sleep(for: .seconds(1) - since) }
         }
         online.store(false, ordering: .releasing)
     }
@@ -150,7 +156,6 @@ public final class PostgresSyncRemote: SyncRemote {
     }
 
     private func connect() async throws -> PostgresConnection {
-        let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
         let timeout = TimeAmount.nanoseconds(Int64(url.connectTimeout.components.seconds) * 1_000_000_000)
         let channel: any Channel
         var serverName: String?

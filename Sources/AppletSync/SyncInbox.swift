@@ -80,7 +80,9 @@ final class SyncInbox: Sendable {
     /// Waits `delay`, or less if a change is made here meanwhile (or already waits).
     func waitForLocalChange(upTo delay: Duration) async {
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { try? await Task.sleep(for: delay) }
+            // MainQueueClock, not Task.sleep: on Linux that waits on a libdispatch global queue, and the
+        // first job there starts a thread that wakes every second for the rest of the process.
+        group.addTask { try? await MainQueueClock().sleep(for: delay) }
             group.addTask { await self.localChange() }
             _ = await group.next()
             group.cancelAll()
