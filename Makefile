@@ -1,5 +1,5 @@
 # AppletKit: `make run` builds and launches the demo host, `make test` builds and runs every test.
-# Missing system packages (libncurses-dev, tmux) are installed with apt-get.
+# Missing system packages (libncurses-dev, tmux, postgresql) are installed with apt-get.
 #
 # The repository holds several packages: the framework (this folder), each example applet
 # (Applets/*), and the demo host (Demo). They all build into one scratch folder, .build, so the
@@ -16,7 +16,7 @@ APPLETS := $(sort $(dir $(wildcard Applets/*/Package.swift)))
 # apt-get needs root: use sudo when we are not root and it exists.
 SUDO := $(shell if [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then echo sudo; fi)
 
-.PHONY: run build release screens test test-framework test-applets test-demo test-packaging test-fuzz fuzz fuzz-build flaky bench bench-tabs bench-tabs-run bench-idle clean deps test-deps
+.PHONY: run build release screens test test-framework test-applets test-demo test-packaging test-fuzz fuzz fuzz-build flaky bench bench-tabs bench-tabs-run bench-idle bench-sync clean deps test-deps
 
 run: build
 	$(BUILD)/debug/appletkit $(ARGS)
@@ -33,8 +33,9 @@ release: deps
 
 test: deps test-deps test-framework test-fuzz test-applets test-demo test-packaging
 
-# The framework's own tests: unit, headless screen and golden-screen tests.
-test-framework: deps
+# The framework's own tests: unit, headless screen and golden-screen tests, and AppletSync's
+# against a throwaway PostgreSQL server (initdb in a temporary folder, a Unix socket).
+test-framework: deps test-deps
 	$(SWIFT) build --build-tests $(SCRATCH)
 	$(SWIFT) test --skip-build $(SCRATCH)
 
@@ -102,7 +103,8 @@ bench: deps
 	done
 	@$(MAKE) --no-print-directory bench-tabs-run
 	@$(MAKE) --no-print-directory bench-idle
-	@if grep -q "OVER BUDGET\|BENCHMARK FAILED" Benchmarks/.bench-output.txt $(TABS_OUTPUT) $(IDLE_OUTPUT); then echo "make: a benchmark is over its budget or failed (see above)"; exit 1; fi
+	@$(MAKE) --no-print-directory bench-sync-run
+	@if grep -q "OVER BUDGET\|BENCHMARK FAILED" Benchmarks/.bench-output.txt $(TABS_OUTPUT) $(IDLE_OUTPUT) $(SYNC_OUTPUT); then echo "make: a benchmark is over its budget or failed (see above)"; exit 1; fi
 
 # The same three-tab app in plain C on ncursesw (Benchmarks/Tabs/tabs.c) and on AppletKit
 # (Benchmarks/Tabs/AppletKit), driven side by side on pseudo-terminals by one driver that waits for
@@ -152,6 +154,19 @@ bench-idle: deps
 		--c $(TABS_DIR)/tabs-c --appletkit Benchmarks/.build/release/tabs-appletkit \
 		--demo Benchmarks/.build-demo/release/appletkit | tee $(IDLE_OUTPUT)
 
+# SyncState across machines (Benchmarks/Sync): a throwaway PostgreSQL server (fsync on), two
+# instances, 200 changes; each change's time from a set in one to the other's value, p50 and p99,
+# beside the server's SELECT 1 and NOTIFY round trips in the same run. OVER BUDGET past the ratio.
+SYNC_OUTPUT := $(TABS_DIR)/sync.txt
+bench-sync: deps test-deps bench-sync-run
+	@if grep -q "OVER BUDGET\|BENCHMARK FAILED" $(SYNC_OUTPUT); then echo "make: the sync benchmark is over its budget or failed (see above)"; exit 1; fi
+
+bench-sync-run: deps test-deps
+	@mkdir -p $(TABS_DIR)
+	$(TABS_SWIFT) --product sync-bench
+	@set -o pipefail; Benchmarks/.build/release/sync-bench | tee $(SYNC_OUTPUT) \
+		|| echo "make: BENCHMARK FAILED: sync-bench exited with an error (see above)" | tee -a $(SYNC_OUTPUT)
+
 clean:
 	rm -rf .build .build-* .build-fuzz Benchmarks/.build Benchmarks/.build-static Benchmarks/.build-demo Demo/.build $(addsuffix .build,$(APPLETS))
 
@@ -163,10 +178,16 @@ deps:
 			|| { echo "make: could not install libncurses-dev; install it by hand (apt-get install libncurses-dev)"; exit 1; }; \
 	fi
 
-# The end-to-end tests drive the real binary inside tmux.
+# The end-to-end tests drive the real binary inside tmux; the sync tests start throwaway
+# PostgreSQL servers (initdb, pg_ctl, postgres, psql under /usr/lib/postgresql/*/bin).
 test-deps:
 	@if ! command -v tmux >/dev/null 2>&1; then \
 		echo "make: tmux is missing (the end-to-end tests need it); installing it with apt-get..."; \
 		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux \
 			|| { echo "make: could not install tmux; install it by hand (apt-get install tmux)"; exit 1; }; \
+	fi
+	@if ! ls /usr/lib/postgresql/*/bin/initdb /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; then \
+		echo "make: PostgreSQL's server programs are missing (the sync tests start a throwaway server); installing postgresql with apt-get..."; \
+		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql \
+			|| { echo "make: could not install postgresql; install it by hand (apt-get install postgresql)"; exit 1; }; \
 	fi
