@@ -433,10 +433,13 @@ final class SyncCenter: StateStorage, @unchecked Sendable {
     var isPolling: Bool { state.withLock { $0.pollTimer != nil } }
 
     deinit {
-        state.withLock { watching in
+        let replica = state.withLock { watching -> SyncReplica? in
             if watching.stopFD >= 0 { close(watching.stopFD) }
             watching.pollTimer?.cancel()
+            return watching.replica
         }
+        // A store that goes away stops syncing with its server (the connection closes).
+        replica?.remote.stop()
     }
 
     /// Makes `directory` (mode 0700) and watches it. False if it cannot be used; reported once.

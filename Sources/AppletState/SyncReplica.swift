@@ -139,8 +139,10 @@ public final class SyncReplica: Sendable {
                 if entry.server == remote.serverID, record.version <= entry.version { return false }
             }
             do {
+                // Not flushed to disk: the server keeps the value, and a record that a power loss
+                // took back makes the next connection take it in again.
                 if let json = record.json {
-                    try AtomicFile.write(Data(json.utf8), to: path, mode: 0o600)
+                    try AtomicFile.write(Data(json.utf8), to: path, mode: 0o600, durable: false)
                 } else if unlink(path) != 0, errno != ENOENT {
                     throw AtomicFile.Failure(path: path, reason: String(cString: strerror(errno)))
                 }
@@ -152,7 +154,7 @@ public final class SyncReplica: Sendable {
             updated.server = remote.serverID
             updated.version = record.version
             updated.pending = false
-            writeEntry(updated, name: name)
+            writeEntry(updated, name: name, durable: false)
             return true
         }
         if written { center?.reload(path: path, removed: record.json == nil) }
@@ -210,9 +212,9 @@ public final class SyncReplica: Sendable {
         entry.server == nil || entry.server == remote.serverID ? entry.version : 0
     }
 
-    private func writeEntry(_ entry: SyncMetadata.Entry, name: String) {
+    private func writeEntry(_ entry: SyncMetadata.Entry, name: String, durable: Bool = true) {
         do {
-            try metadata.write(entry, name: name)
+            try metadata.write(entry, name: name, durable: durable)
         } catch {
             problemOnce("meta:\(name)", "The record of what \(remote.displayName) has of \(entry.feature).\(entry.id) cannot be saved (\(error)); the value may be sent again. Make the folder writable.", path: metadata.folder)
         }
@@ -280,11 +282,11 @@ final class SyncMetadata: Sendable {
         return try? JSONDecoder().decode(Entry.self, from: data)
     }
 
-    func write(_ entry: Entry, name: String) throws {
+    func write(_ entry: Entry, name: String, durable: Bool = true) throws {
         try AtomicFile.ensureDirectory(folder, mode: 0o700)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        try AtomicFile.write(encoder.encode(entry), to: entryPath(name: name), mode: 0o600)
+        try AtomicFile.write(encoder.encode(entry), to: entryPath(name: name), mode: 0o600, durable: durable)
     }
 
     /// Called under the value's lock, before a change made here is written: the record says a
