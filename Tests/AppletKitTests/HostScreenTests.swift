@@ -209,6 +209,16 @@ struct HostScreenTests {
         #expect(h.row(0).hasSuffix("sync: synced"), "\(h.row(0))")
         #expect(h.host.toasts.map(\.style) == [.success], "the warning goes, a success says so")
         #expect(h.contains("Sync back online"))
+
+        // Where the tabs leave less room, a shorter label, then none: the tabs are never cut for it.
+        var tabs = h.row(0).components(separatedBy: "sync:")[0]
+        while tabs.hasSuffix(" ") { tabs.removeLast() }   // " 1 Tally │ 2 Mirror │ 3 Rows"
+        h.resize(width: tabs.count + 10, height: 40)
+        await h.settle()
+        #expect(h.row(0).hasSuffix(" synced") && !h.row(0).contains("sync:") && h.row(0).hasPrefix(tabs), "\(h.row(0))")
+        h.resize(width: tabs.count + 3, height: 40)
+        await h.settle()
+        #expect(!h.row(0).contains("synced") && h.row(0).hasPrefix(tabs), "\(h.row(0))")
     }
 
     @Test func infoToastsGoAfterFourSecondsOnTheHostClockAndStack() async throws {
