@@ -505,8 +505,9 @@ final class SyncCenter: StateStorage, @unchecked Sendable {
         application?.syncStatus.value = .connecting(remote.displayName)
         // At quit, the last changes reach the server if it is there (bounded; nothing is lost if not).
         application?.onFlush { [weak replica] in _ = replica?.remote.finishPending(within: .seconds(2)) }
-        remote.start(replica)
+        // Values saved before this folder synced are marked first, so the first connection sends them.
         for endpoint in endpoints { replica.adopt(endpoint.syncKey) }
+        remote.start(replica)
     }
 
     /// The records of `directory`'s values, when they sync with a server.
