@@ -1,5 +1,7 @@
 # AppletKit: `make run` builds and launches the demo host, `make test` builds and runs every test.
-# Missing system packages (libncurses-dev, tmux, postgresql) are installed with apt-get.
+# Missing system packages (libncurses-dev, tmux, postgresql for the sync tests, and dbus,
+# gnome-keyring, libsecret-1-0 and libsecret-tools for the desktop keyring's tests) are installed
+# with apt-get.
 #
 # The repository holds several packages: the framework (this folder), each example applet
 # (Applets/*), and the demo host (Demo). They all build into one scratch folder, .build, so the
@@ -33,8 +35,9 @@ release: deps
 
 test: deps test-deps test-framework test-fuzz test-applets test-demo test-packaging
 
-# The framework's own tests: unit, headless screen and golden-screen tests, and AppletSync's
-# against a throwaway PostgreSQL server (initdb in a temporary folder, a Unix socket).
+# The framework's own tests: unit, headless screen and golden-screen tests, SecureState in a real
+# desktop keyring, and AppletSync's against a throwaway PostgreSQL server (initdb in a temporary
+# folder, a Unix socket).
 test-framework: deps test-deps
 	$(SWIFT) build --build-tests $(SCRATCH)
 	$(SWIFT) test --skip-build $(SCRATCH)
@@ -178,13 +181,24 @@ deps:
 			|| { echo "make: could not install libncurses-dev; install it by hand (apt-get install libncurses-dev)"; exit 1; }; \
 	fi
 
-# The end-to-end tests drive the real binary inside tmux; the sync tests start throwaway
-# PostgreSQL servers (initdb, pg_ctl, postgres, psql under /usr/lib/postgresql/*/bin).
+# The end-to-end tests drive the real binary inside tmux. The tests of SecureState in the desktop
+# keyring start gnome-keyring on a private session bus (Scripts/test-keyring.sh: dbus-run-session,
+# dbus-send), look into it with secret-tool, and load libsecret at run time as apps do (secret-tool
+# brings libsecret-1-0 with it). Without recommends: gnome-keyring's would change the PAM setup.
+# The sync tests start throwaway PostgreSQL servers (initdb, pg_ctl, postgres, psql under
+# /usr/lib/postgresql/*/bin).
+KEYRING_PACKAGES := dbus gnome-keyring libsecret-1-0 libsecret-tools
 test-deps:
 	@if ! command -v tmux >/dev/null 2>&1; then \
 		echo "make: tmux is missing (the end-to-end tests need it); installing it with apt-get..."; \
 		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux \
 			|| { echo "make: could not install tmux; install it by hand (apt-get install tmux)"; exit 1; }; \
+	fi
+	@if ! command -v dbus-run-session >/dev/null 2>&1 || ! command -v dbus-send >/dev/null 2>&1 \
+			|| ! command -v gnome-keyring-daemon >/dev/null 2>&1 || ! command -v secret-tool >/dev/null 2>&1; then \
+		echo "make: the desktop keyring ($(KEYRING_PACKAGES)) is missing (the SecureState tests need it); installing it with apt-get..."; \
+		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(KEYRING_PACKAGES) \
+			|| { echo "make: could not install $(KEYRING_PACKAGES); install them by hand (apt-get install $(KEYRING_PACKAGES))"; exit 1; }; \
 	fi
 	@if ! ls /usr/lib/postgresql/*/bin/initdb /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; then \
 		echo "make: PostgreSQL's server programs are missing (the sync tests start a throwaway server); installing postgresql with apt-get..."; \

@@ -60,9 +60,12 @@ let package = Package(
         ),
         // The global executor's threads (GlobalExecutorPool): the Swift runtime's hooks, in C.
         .target(name: "CGlobalExecutor"),
+        // The desktop keyring for SecureState: libsecret, loaded at run time with dlopen, so
+        // building needs nothing more and a machine without it keeps secrets in files.
+        .target(name: "CSecretService", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .target(name: "Terminal", dependencies: ["CNcursesShim", "CGlobalExecutor"]),
         .target(name: "AppletState", dependencies: [
-            "CGlobalExecutor",
+            "CGlobalExecutor", "CSecretService",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ]),

@@ -379,6 +379,10 @@ public struct AppletAppCommand<App: AppletApp>: AsyncParsableCommand {
             // waits): the check evaluates every pane once, which is not worth a later first frame.
             Task { @MainActor in
                 guard host.isRunning else { return }
+                // What the terminal said at start and what follows, as --diagnose prints it.
+                let capabilities = terminal.capabilities
+                let report = capabilities.report(theme: themeChoice(standard.theme, backgroundIsDark: capabilities.backgroundIsDark))
+                log.info("terminal", metadata: ["probe": "\(report.map(compactReportLine).joined(separator: "; "))"])
                 let problems = keymapIssues.map(\.description) + host.keyProblems()
                 for problem in problems { log.warning("\(problem)") }
                 if let first = problems.first {
@@ -425,8 +429,8 @@ public struct AppletAppCommand<App: AppletApp>: AsyncParsableCommand {
     }
 
     /// `--diagnose`: starts the terminal as a run would (the probe included), gives it back at
-    /// once, and prints what it said, what will be used and why. Status 0, or 1 without a usable
-    /// terminal.
+    /// once, and prints what it said, what will be used and why, and where secrets go. Status 0,
+    /// or 1 without a usable terminal.
     @MainActor
     static func diagnose(standard: StandardOptions, log: Logger) -> Int32 {
         let terminal: NcursesTerminal
@@ -440,17 +444,11 @@ public struct AppletAppCommand<App: AppletApp>: AsyncParsableCommand {
         }
         terminal.stop()
         let capabilities = terminal.capabilities
-        let theme: String
-        if standard.theme == "auto" {
-            switch capabilities.backgroundIsDark {
-            case true?: theme = "dark (--theme auto, the background is dark)"
-            case false?: theme = "light (--theme auto, the background is light)"
-            case nil: theme = "dark (--theme auto; the background is unknown)"
-            }
-        } else {
-            theme = "\(standard.theme) (--theme \(standard.theme))"
-        }
-        let report = capabilities.report(theme: theme).joined(separator: "\n") + "\n"
+        let theme = themeChoice(standard.theme, backgroundIsDark: capabilities.backgroundIsDark)
+        // Where SecureState values go: the desktop keyring or files, and why (chosen now if no
+        // secret was used yet, as the first one would).
+        let secrets = "secrets".rightPadded(to: 13) + Application.shared.secretStorage
+        let report = (capabilities.report(theme: theme) + [secrets]).joined(separator: "\n") + "\n"
         _ = AtomicFile.writeAll(STDOUT_FILENO, Data("\(App.id) \(App.version) on this terminal:\n\(report)".utf8))
         log.info("diagnose", metadata: ["report": "\(report)"])
         return 0
@@ -477,6 +475,24 @@ public struct AppletAppCommand<App: AppletApp>: AsyncParsableCommand {
     static func absolute(_ path: String) -> String {
         path.hasPrefix("/") ? path : FilePath(FileManager.default.currentDirectoryPath).appending(path).string
     }
+}
+
+/// The theme a run uses and why, for `--diagnose` and the log: `--theme`'s, or with `auto` the one
+/// for the background the terminal reported.
+private func themeChoice(_ option: String, backgroundIsDark: Bool?) -> String {
+    guard option == "auto" else { return "\(option) (--theme \(option))" }
+    switch backgroundIsDark {
+    case true?: return "dark (--theme auto, the background is dark)"
+    case false?: return "light (--theme auto, the background is light)"
+    case nil: return "dark (--theme auto; the background is unknown)"
+    }
+}
+
+/// A `--diagnose` line for the log: `answers      the terminal…` as `answers: the terminal…`.
+private func compactReportLine(_ line: String) -> String {
+    let characters = Array(line)
+    guard let gap = characters.indices.dropLast().first(where: { characters[$0] == " " && characters[$0 + 1] == " " }) else { return line }
+    return String(characters[..<gap]) + ": " + String(characters[gap...].drop { $0 == " " })
 }
 
 /// `exit(3)`, out of reach of ArgumentParser's `exit(withError:)` inside command types.

@@ -76,7 +76,11 @@ enum SessionReplayRunner {
             try restore(text, as: relative, in: folder, session: session)
         }
         let application = Application()
-        application.storage = StorageConfiguration(appID: session.app, directory: folder)
+        // Secrets were never recorded; whatever the replay sets stays in its folder and goes with
+        // it, never in the user's keyring.
+        var storage = StorageConfiguration(appID: session.app, directory: folder)
+        storage.secrets = .files
+        application.storage = storage
         let installed = install(application)
         defer { withExtendedLifetime(installed) {} }
         return try await Application.withCurrent(application) {

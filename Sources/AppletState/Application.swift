@@ -19,7 +19,9 @@ import Synchronization
 /// Code normally uses `Application.current`: the shared instance, or the one a host (or a test)
 /// installed for the work it runs with `Application.withCurrent(_:_:)`. Subclass it and
 /// `promote(to:)` to customise the shared store.
-open class Application: @unchecked Sendable {
+///
+/// `print(Application.current)` lists every value it holds (see `description`).
+open class Application: CustomStringConvertible, @unchecked Sendable {
     // MARK: The shared and current store
 
     /// The process-wide store.
@@ -78,6 +80,41 @@ open class Application: @unchecked Sendable {
     public var changes: Int { changeCounter.total }
 
     let changeCounter = ChangeCounter()
+
+    /// Tells every view and observer that read any value of this store, or any dependency, that
+    /// it changed, without changing anything; counted in `changes` once, so that a frame being
+    /// evaluated meanwhile on another thread is drawn again. `notifyChange()` is its public name.
+    func notifyEveryObserver() {
+        changeCounter.count.add(1, ordering: .releasing)
+        // Told outside the registry's lock: an observer may read the store at once.
+        let boxes = registry.withLock { entries in entries.values.map(\.storage) }
+        for box in boxes { box.notifyObservers() }
+        StateLog.logger.debug("every observer told of a change", metadata: ["values": "\(boxes.count)"])
+    }
+
+    // MARK: What the store holds
+
+    /// What the store holds, for a person reading a log or a debugger: each value with its kind,
+    /// key and type, kind by kind (State, StoredState, FileState, SecureState, SyncState,
+    /// Dependency) and by key within a kind. Secrets show as `<secret>` (or `nil`), never their
+    /// text; a value is cut at 80 characters and control characters are escaped, so the text is
+    /// safe to print in a terminal; past 1,000 values the rest are counted. Reading it observes
+    /// nothing: a view that prints it is not redrawn by every change.
+    ///
+    /// ```swift
+    /// StateLog.logger.debug("\(Application.current)")
+    /// // Application, 4 values (state folder /home/ada/.local/state/notes)
+    /// // State
+    /// //   AppletState.storeIssues: [StoreIssue] = []
+    /// //   Notes.draft: String = "Dear Bo"
+    /// // SecureState (values hidden)
+    /// //   Sync.token = <secret>
+    /// // Dependency
+    /// //   App.clock: AppClock = SystemAppClock()
+    /// ```
+    ///
+    /// A subclass may add to it (`super.description + ...`).
+    open var description: String { storeDescription() }
 
     // MARK: Storage
 

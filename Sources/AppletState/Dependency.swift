@@ -144,7 +144,7 @@ public final class OverrideToken: Sendable {
 /// The value in effect sits in its own slot so that a read is one lock and one copy, with no
 /// generic wrapper types to instantiate (reads run in unspecialised generic code). Everything
 /// else changes only on override, cancel and slice writes. All of it is guarded by `lock`.
-final class DependencyBox<Value: Sendable>: StateStorage, Observable, @unchecked Sendable {
+final class DependencyBox<Value: Sendable>: DependencyStorage, Observable, @unchecked Sendable {
     private let lock = Mutex<Void>(())
     /// The value in effect; initialised once, when the declaration's value is made.
     private let slot: UnsafeMutablePointer<Value>
@@ -154,6 +154,8 @@ final class DependencyBox<Value: Sendable>: StateStorage, Observable, @unchecked
     /// Active overrides, innermost last; the innermost one's value is kept equal to the slot's.
     private var overrides: [(id: Int, value: Value)] = []
     private var nextID = 0
+    /// Whether `promote(_:)` replaced the declared value (for `Application.description`).
+    private var promoted = false
 
     private let ready = Atomic<Bool>(false)
     private let registrar = ObservationRegistrar()
@@ -225,10 +227,7 @@ final class DependencyBox<Value: Sendable>: StateStorage, Observable, @unchecked
     func changeObject<R>(_ change: (Value) throws -> R) rethrows -> R {
         let object = untrackedValue
         let result = try change(object)
-        if !(object is any Observable) {
-            registrar.willSet(self, keyPath: valueKeyPath)
-            registrar.didSet(self, keyPath: valueKeyPath)
-        }
+        if !(object is any Observable) { notifyObservers() }
         return result
     }
 
@@ -246,6 +245,43 @@ final class DependencyBox<Value: Sendable>: StateStorage, Observable, @unchecked
         }
         StateLog.logger.debug("dependency overridden", metadata: ["key": "\(key)", "override": "\(id)"])
         return id
+    }
+
+    /// Replaces the declared value for the rest of this store's life (`Application.promote(_:with:)`).
+    /// Overrides in effect stay in effect above it: they are a test's or a host's, for a while,
+    /// and the promoted value is what they give way to when they end.
+    func promote(_ value: Value) {
+        let changesValueInEffect = lock.withLock { _ -> Bool in
+            promoted = true
+            guard overrides.isEmpty else {
+                base = value
+                return false
+            }
+            slot.pointee = value
+            return true
+        }
+        if changesValueInEffect { notifyObservers() }
+        StateLog.logger.debug("dependency promoted", metadata: ["key": "\(key)"])
+    }
+
+    /// Tells whoever read the dependency that it changed (an override, a promotion, a property of
+    /// a plain class set through the store, or `Application.notifyChange()`).
+    func notifyObservers() {
+        registrar.willSet(self, keyPath: valueKeyPath)
+        registrar.didSet(self, keyPath: valueKeyPath)
+    }
+
+    func described(limit: Int) -> DescribedValue? {
+        // Being made (on this thread, its lock held around `make`, or on another):
+        // said so, without waiting for the lock.
+        guard ready.load(ordering: .acquiring) else {
+            return DescribedValue(key: key, type: Self.valueTypeName, value: "(being made)")
+        }
+        let (value, overridden, wasPromoted) = lock.withLock { _ -> (Value, Int, Bool) in (slot.pointee, overrides.count, promoted) }
+        var notes: [String] = []
+        if wasPromoted { notes.append("promoted") }
+        if overridden == 1 { notes.append("overridden") } else if overridden > 1 { notes.append("overridden \(overridden) times") }
+        return DescribedValue(key: key, type: Self.valueTypeName, value: StoreDump.render(value, limit: limit), notes: notes)
     }
 
     /// Removes the override `id`, wherever it is in the stack: the value in effect becomes the

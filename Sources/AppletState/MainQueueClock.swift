@@ -26,7 +26,10 @@ public struct MainQueueClock: Clock, Sendable {
     public var now: Instant { ContinuousClock.now }
     public var minimumResolution: Duration { ContinuousClock().minimumResolution }
 
-    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    // `nonisolated(nonsending)`: the sleep runs on its caller's executor (the main actor, for a
+    // view's timer), so a tick is the main queue's timer and the caller's own turn, with no hop to
+    // another thread and back.
+    public nonisolated(nonsending) func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         try Task.checkCancellation()
         let left = now.duration(to: deadline)
         guard left > .zero else { return }
@@ -44,6 +47,12 @@ public struct MainQueueClock: Clock, Sendable {
         } onCancel: {
             waiter.finish(throwing: CancellationError())
         }
+    }
+
+    /// Sleeps for `duration` on the caller's executor (the `Clock` extension's `sleep(for:)` would
+    /// hop to the global executor first).
+    public nonisolated(nonsending) func sleep(for duration: Duration, tolerance: Duration? = nil) async throws {
+        try await sleep(until: now.advanced(by: duration), tolerance: tolerance)
     }
 
     /// A timer source, cancelled from whichever thread cancels the sleep (`cancel` is thread-safe;

@@ -33,8 +33,8 @@ class PersistentEntry: @unchecked Sendable {
         case store
         /// A file of its own (`FileState`), under `root` for messages about unwritable folders.
         case file(path: String, root: String)
-        /// A secret's file, written at once on every change (`SecureState`).
-        case secret(path: String)
+        /// A secret, written at once on every change (`SecureState`), to the engine's `SecretStore`.
+        case secret
     }
 
     let key: String
@@ -104,13 +104,20 @@ final class ValueEntry<Value: Codable & Sendable>: PersistentEntry, @unchecked S
 
 /// The entry of a `SecureState`.
 final class SecretEntry: PersistentEntry, @unchecked Sendable {
+    let secretKey: SecretKey
     unowned var box: StateBox<String?>?
     override var anyBox: AnyObject? { box }
     override var secret: String?? { box.map { $0.untrackedValue } }
+
+    init(key: SecretKey, persistence: Persistence) {
+        secretKey = key
+        super.init(key: key.name, kind: .secure, target: .secret, persistence: persistence)
+    }
 }
 
-/// The persistence engine of one store: loads the store file and the files of `FileState` and
-/// `SecureState` on first use, and writes changes.
+/// The persistence engine of one store: loads the store file and the files of `FileState` on first
+/// use, and `SecureState` values from its `SecretStore` (the desktop keyring, or files), and writes
+/// changes.
 ///
 /// Changes of `StoredState` and `FileState` are coalesced: the first change after a write
 /// schedules one write 100 ms later on a background thread (`BackgroundWork`); it saves every key
@@ -158,7 +165,7 @@ final class Persistence: StateStorage {
         var storeBlocked = false
         /// The store file has changes a failed write did not save.
         var storeNeedsWrite = false
-        /// Files of `FileState`/`SecureState` not to overwrite (unreadable, or damaged and stuck).
+        /// Files of `FileState` not to overwrite (unreadable, or damaged and stuck).
         var blockedFiles: Set<String> = []
         /// Entries whose file write failed, tried again with the next write.
         var retry: [ObjectIdentifier: Dirty] = [:]
@@ -168,8 +175,6 @@ final class Persistence: StateStorage {
         var failing: [String: Set<String>] = [:]
         /// Keys whose value could not be encoded, reported once each.
         var unencodable: Set<String> = []
-        /// The secrets folder cannot be made private: no secret is written there.
-        var secureFolderRefused = false
         /// `close()` was called: nothing is written any more.
         var closed = false
         /// The state folder's lock (`StateFolderLock`), taken at the first load or write.
@@ -178,10 +183,25 @@ final class Persistence: StateStorage {
         var storeUnsaved: Set<String> = []
         /// Why the last write of each path failed (for what is reported at exit).
         var failures: [String: String] = [:]
-        /// Secrets (path → key) whose last write or removal failed.
-        var unsavedSecrets: [String: String] = [:]
     }
     private let disk = Mutex(Disk())
+
+    /// A secret whose last write or removal failed: where it belongs and why (for the exit report).
+    private struct UnsavedSecret {
+        var place: String
+        var reason: String
+    }
+
+    /// Everything about secrets; held while one is read or written, so the store sees one call at
+    /// a time and the last write always carries the last value set. Taken before `disk`, never
+    /// while holding it.
+    private struct Secrets {
+        /// Chosen at the first secret read or written (`SecretStores.make`).
+        var store: (any SecretStore)?
+        /// By key ("Feature.id").
+        var unsaved: [String: UnsavedSecret] = [:]
+    }
+    private let secrets = Mutex(Secrets())
 
     private struct Owners {
         /// Where problems go: the `storeIssues` of the latest store that used this engine (a
@@ -435,8 +455,9 @@ final class Persistence: StateStorage {
     /// can be is written beside its file (`<file>.unsaved-<time>`) or, if that fails too, in a
     /// folder of its own in the temporary folder; secrets are never copied.
     func unsaved(writingCopies: Bool) -> [UnsavedChange] {
-        let (store, files, secrets) = disk.withLock { disk -> ((Set<String>, Data, String)?, [(String, String, Data?, String)], [(String, String, String)]) in
-            if disk.closed { return (nil, [], []) }
+        let secrets = self.secrets.withLock { $0.unsaved.map { ($0.key, $0.value.place, $0.value.reason) } }
+        let found = disk.withLock { disk -> ((Set<String>, Data, String)?, [(String, String, Data?, String)])? in
+            if disk.closed { return nil }
             var store: (Set<String>, Data, String)?
             if disk.storeNeedsWrite, !disk.storeUnsaved.isEmpty, let document = disk.document {
                 let reason = disk.failures[storePath] ?? (disk.storeBlocked ? "the file could not be read, so it is left untouched" : "it could not be written")
@@ -448,9 +469,9 @@ final class Persistence: StateStorage {
                 let data = item.entry.removed.load(ordering: .relaxed) ? nil : (try? item.entry.encoded()) ?? nil
                 files.append((item.entry.key, path, data, disk.failures[path] ?? "it could not be written"))
             }
-            let secrets = disk.unsavedSecrets.map { ($0.value, $0.key, disk.failures[$0.key] ?? "it could not be written") }
-            return (store, files, secrets)
+            return (store, files)
         }
+        guard let (store, files) = found else { return [] }
         var changes: [UnsavedChange] = []
         if let (keys, data, reason) = store {
             changes.append(UnsavedChange(keys: keys.sorted(), path: storePath, reason: reason,
@@ -460,8 +481,8 @@ final class Persistence: StateStorage {
             changes.append(UnsavedChange(keys: [key], path: path, reason: reason,
                                          copy: writingCopies ? data.flatMap { writeCopy($0, of: path) } : nil))
         }
-        for (key, path, reason) in secrets.sorted(by: { $0.1 < $1.1 }) {
-            changes.append(UnsavedChange(keys: [key], path: path, reason: reason, copy: nil, isSecret: true))
+        for (key, place, reason) in secrets.sorted(by: { ($0.1, $0.0) < ($1.1, $1.0) }) {
+            changes.append(UnsavedChange(keys: [key], path: place, reason: reason, copy: nil, isSecret: true))
         }
         return changes
     }
@@ -482,67 +503,73 @@ final class Persistence: StateStorage {
 
     // MARK: Secrets
 
-    /// Writes (or, for nil, deletes) a secret's file now. The value written is the box's current
-    /// one, read under the disk lock, so the file always ends with the last value set.
+    /// Whether `close()` was called.
+    var isClosed: Bool { disk.withLock { $0.closed } }
+
+    /// The store of this engine's secrets, chosen at the first use.
+    var secretStore: any SecretStore { secrets.withLock { store(&$0) } }
+
+    private func store(_ secrets: inout Secrets) -> any SecretStore {
+        if let store = secrets.store { return store }
+        let store = SecretStores.make(for: self)
+        secrets.store = store
+        return store
+    }
+
+    /// A `SecureState`'s value at its first access: the saved secret, or nil.
+    func loadSecret(_ key: SecretKey) -> (value: String?, issues: [StoreIssue]) {
+        secrets.withLock { store(&$0).load(key) }
+    }
+
+    /// Saves (or, for nil, removes) a secret now. The value saved is the box's current one, read
+    /// under the secrets lock, so the store always ends with the last value set.
     func writeSecret(_ entry: PersistentEntry) {
-        guard case .secret(let path) = entry.target else { return }
-        let issues = disk.withLock { disk -> [StoreIssue] in
-            guard !disk.closed, let value = entry.secret else { return [] }
-            var issues = ensureLock(&disk)
-            // Until it is written, the change is unsaved; every path below that writes clears it.
-            disk.unsavedSecrets[path] = entry.key
-            if disk.blockedFiles.contains(path) { return issues }
-            let root = configuration.directory
-            if let secret = value {
-                if disk.secureFolderRefused { return issues }
-                if let reason = lockedOut(path, disk: &disk) {
-                    disk.failures[path] = reason
-                    return issues
-                }
-                do {
-                    try AtomicFile.ensureDirectory(root, mode: 0o700)
-                    try AtomicFile.ensureDirectory(secureFolder, mode: 0o700)
-                } catch {
-                    disk.failures[path] = (error as? AtomicFile.Failure)?.reason ?? "\(error)"
-                    failed(secureFolder, root: root, error: error, disk: &disk, issues: &issues)
-                    return issues
-                }
-                if let problem = makePrivate(secureFolder, mode: 0o700, what: "secrets folder") {
-                    disk.secureFolderRefused = true
-                    disk.failures[path] = "the secrets folder is not private"
-                    return issues + [problem]
-                }
-                if save(Data(secret.utf8), to: path, root: root, disk: &disk, issues: &issues) { disk.unsavedSecrets[path] = nil }
-            } else if let reason = lockedOut(path, disk: &disk) {
-                disk.failures[path] = reason
-            } else if unlink(path) != 0, errno != ENOENT, errno != ENOTDIR {
-                let reason = String(cString: strerror(errno))
-                disk.failures[path] = reason
-                issues.append(StoreIssue("Cannot delete the secret file \(path): \(reason). Remove it by hand.", path: path))
-            } else {
-                disk.unsavedSecrets[path] = nil
+        guard let entry = entry as? SecretEntry else { return }
+        let issues = secrets.withLock { secrets -> [StoreIssue] in
+            guard !isClosed, let value = entry.secret else { return [] }
+            let store = store(&secrets)
+            let key = entry.secretKey
+            switch value.map({ store.save($0, for: key) }) ?? store.remove(key) {
+            case .done:
+                secrets.unsaved[key.name] = nil
+                return []
+            case .failed(let reason, let issues):
+                secrets.unsaved[key.name] = UnsavedSecret(place: store.place(of: key), reason: reason)
+                return issues
             }
-            return issues
         }
         report(issues)
     }
 
-    /// Makes sure a folder or file is not open to other users: fixes its mode to `mode` if it is
-    /// looser, and returns an issue if it is someone else's or cannot be fixed.
-    private func makePrivate(_ path: String, mode: mode_t, what: String) -> StoreIssue? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        if info.st_uid != geteuid() {
-            return StoreIssue("The \(what) \(path) belongs to another user; secrets are kept in memory only — set --state-dir to a folder of your own.", path: path)
+    // MARK: The state folder, for secrets in files (FileSecretStore)
+
+    /// Takes the state folder's lock on first use; the issue, once, if another process holds it.
+    func folderLockIssues() -> [StoreIssue] {
+        disk.withLock { ensureLock(&$0) }
+    }
+
+    /// Why this process may not write `path` now (another process holds the folder), if it may not.
+    func lockedOutReason(_ path: String) -> String? {
+        disk.withLock { lockedOut(path, disk: &$0) }
+    }
+
+    /// Writes a file in a folder under `root` as every state file is written (atomically, mode
+    /// 0600, an unwritable `root` reported once). Returns whether it was written, else why not.
+    func writeFile(_ data: Data, to path: String, root: String) -> (saved: Bool, reason: String, issues: [StoreIssue]) {
+        disk.withLock { disk in
+            var issues: [StoreIssue] = []
+            let saved = save(data, to: path, root: root, disk: &disk, issues: &issues)
+            return (saved, disk.failures[path] ?? "it could not be written", issues)
         }
-        let current = info.st_mode & 0o777
-        guard current & 0o077 != 0 else { return nil }
-        if chmod(path, mode) != 0 {
-            let reason = String(cString: strerror(errno))
-            return StoreIssue("The \(what) \(path) can be read by other users (mode \(String(current, radix: 8))) and its mode cannot be fixed (\(reason)); secrets are kept in memory only — set --state-dir to a private folder.", path: path)
+    }
+
+    /// Records that `folder` under `root` cannot be made; the issue if `root` starts failing now.
+    func folderFailed(_ folder: String, root: String, error: Error) -> [StoreIssue] {
+        disk.withLock { disk in
+            var issues: [StoreIssue] = []
+            failed(folder, root: root, error: error, disk: &disk, issues: &issues)
+            return issues
         }
-        StateLog.logger.warning("\(what) was open to other users; mode set to \(String(mode, radix: 8))", metadata: ["path": "\(path)", "was": "\(String(current, radix: 8))"])
-        return nil
     }
 
     // MARK: Loading
@@ -627,36 +654,6 @@ final class Persistence: StateStorage {
                 }
                 return (initial, [issue])
             }
-    }
-
-    /// A `SecureState`'s value at its first access: the file's content, or nil.
-    func loadSecret(key: String, path: String) -> (value: String?, issues: [StoreIssue]) {
-        disk.withLock { disk -> (String?, [StoreIssue]) in
-            var issues = ensureLock(&disk)
-            if !disk.secureFolderRefused, let problem = makePrivate(secureFolder, mode: 0o700, what: "secrets folder") {
-                disk.secureFolderRefused = true
-                issues.append(problem)
-            }
-            switch Self.readExisting(path) {
-            case .absent:
-                return (nil, issues)
-            case .unreadable(let reason):
-                disk.blockedFiles.insert(path)
-                disk.failures[path] = "it could not be read (\(reason)), so it is left untouched"
-                issues.append(StoreIssue("Cannot read the secret file \(path) (\(reason)); '\(key)' is treated as absent and the file is left untouched.", path: path))
-                return (nil, issues)
-            case .data(let data):
-                if let problem = makePrivate(path, mode: 0o600, what: "secret file") { issues.append(problem) }
-                // Replacement characters would make another secret of it: refuse it instead.
-                guard let text = String(validating: data, as: UTF8.self) else {
-                    disk.blockedFiles.insert(path)
-                    disk.failures[path] = "it is not UTF-8 text, so it is left untouched"
-                    issues.append(StoreIssue("The secret file \(path) is not UTF-8 text; '\(key)' is treated as absent and the file is left untouched — remove it or write the secret again as text.", path: path))
-                    return (nil, issues)
-                }
-                return (text, issues)
-            }
-        }
     }
 
     /// Reads the store file once: its keys, or an empty document if it is missing or damaged.

@@ -1,23 +1,29 @@
 
-/// A secret (a token, a password) kept on disk as a file only your user can read.
+/// A secret (a token, a password): in the desktop keyring where one runs, else in a file only
+/// your user can read.
 ///
-/// **This is not an encrypted keychain; it is a file only your user can read.** Each secret is a
-/// plain file `<storage.directory>/secure/<feature>.<id>` holding the secret's UTF-8 text, with
-/// the folder at mode 0700 and the file at 0600. Anyone who can act as your user (or as root), or
-/// who gets a copy of your disk or backups, can read it.
+/// Where a Secret Service runs on the session bus (gnome-keyring, KeePassXC, KWallet: what gh,
+/// git's credential helpers and Docker use), each secret is an item of its default collection,
+/// encrypted with the user's login password, and never touches the disk. Elsewhere (a server, a
+/// container, ssh without a desktop session) it is a plain file
+/// `<storage.directory>/secure/<feature>.<id>` holding the secret's UTF-8 text, the folder at mode
+/// 0700 and the file at 0600: anyone who can act as your user (or as root), or who gets a copy of
+/// your disk or backups, can read that. The choice is made once, at the first secret read or
+/// written, logged, and printed by `--diagnose`; a secret in a file from a run without a keyring
+/// moves into the keyring the first time it is read with one.
 ///
-/// The value is `nil` when there is no secret; setting `nil` deletes the file. Writes happen at
-/// once (no coalescing: secrets are small and rare), atomically. If the folder or the file is
-/// open to other users, its mode is tightened; if that is impossible (or the folder is someone
-/// else's) the secret is kept in memory only and that is reported in `storeIssues`.
+/// The value is `nil` when there is no secret; setting `nil` removes it. Writes happen at once (no
+/// coalescing: secrets are small and rare). What cannot be saved (a locked keyring whose unlock
+/// was refused, a service gone, a folder open to other users that cannot be fixed) is reported in
+/// `storeIssues` and kept in memory only: never written anywhere else.
 ///
 /// ```swift
 /// extension Application {
 ///     public var apiToken: SecureState { secureState(feature: "Sync", id: "token") }
 /// }
 ///
-/// Application.secureState(\.apiToken).value = "s3cr3t"   // written to .../secure/Sync.token
-/// Application.secureState(\.apiToken).value = nil        // file deleted
+/// Application.secureState(\.apiToken).value = "s3cr3t"   // in the keyring, or .../secure/Sync.token
+/// Application.secureState(\.apiToken).value = nil        // removed
 ///
 /// struct LoginView: View {
 ///     @SecureState(\.apiToken) var token
@@ -58,7 +64,8 @@ public struct SecureState: BoxedState, MutableApplicationState {
     /// Every value this state takes from now on (ends when the consuming task is cancelled).
     public var changes: AsyncStream<String?> { core.changes }
 
-    /// Forgets the secret: the value is nil again and its file is deleted.
+    /// Forgets the secret: the value is nil again and it is removed from the keyring (or its file
+    /// is deleted).
     public func reset() { core.box.reset() }
 
     public var wrappedValue: String? {
@@ -74,14 +81,14 @@ public struct SecureState: BoxedState, MutableApplicationState {
 }
 
 extension Application {
-    /// Declares (or finds) a secret; the first access reads its file (nil if there is none).
-    /// Not an encrypted keychain: a file only your user can read. Without an `id`, the declaring
+    /// Declares (or finds) a secret; the first access reads it from the desktop keyring, or its
+    /// file where no keyring runs (nil if there is none). Without an `id`, the declaring
     /// property's name is the id (see `state(initial:feature:id:)`).
     ///
     /// ```swift
     /// extension Application {
     ///     public var password: SecureState { secureState(feature: "Mail", id: "password") }
-    ///     public var userToken: SecureState { secureState() }   // .../secure/App.userToken
+    ///     public var userToken: SecureState { secureState() }   // id "userToken"
     /// }
     /// ```
     public func secureState(
@@ -91,22 +98,16 @@ extension Application {
         fileID: String = #fileID,
         line: Int = #line
     ) -> SecureState {
-        let key = "\(feature).\(id ?? function)"
+        let key = SecretKey(feature: feature, id: id ?? function)
         return SecureState(box: persistentBox(
-            registryKey: "\(PersistentKind.secure.rawValue):\(key)",
-            key: key,
+            registryKey: "\(PersistentKind.secure.rawValue):\(key.name)",
+            key: key.name,
             declaration: Declaration(derived: id == nil, fileID: fileID, line: line),
             initial: { nil },
-            load: { persistence, _ in persistence.loadSecret(key: key, path: Self.secretPath(persistence, key: key)) },
-            entry: { persistence in
-                SecretEntry(key: key, kind: .secure, target: .secret(path: Self.secretPath(persistence, key: key)), persistence: persistence)
-            },
+            load: { persistence, _ in persistence.loadSecret(key) },
+            entry: { persistence in SecretEntry(key: key, persistence: persistence) },
             attach: { entry, box in entry.box = box }
         ))
-    }
-
-    static func secretPath(_ persistence: Persistence, key: String) -> String {
-        Path.join(persistence.secureFolder, Persistence.fileName(key))
     }
 
     /// The secret at `keyPath` in the current store (AppState's spelling).
@@ -130,4 +131,11 @@ extension Application {
         // instead of through the protocol witness table (a few ns per access).
         withCurrentUnretained { $0.resolve(keyPath) }
     }
+}
+
+extension Application {
+    /// Where this store's `SecureState` values go, and why there: "the desktop keyring (Secret
+    /// Service: gnome-keyring)", or "files in <state dir>/secure, mode 0600 (no Secret Service on
+    /// the session bus)". Chooses now if no secret was read or written yet (`--diagnose`).
+    package var secretStorage: String { persistence.secretStore.summary }
 }

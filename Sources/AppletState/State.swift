@@ -51,14 +51,23 @@ extension Application {
     }
 }
 
-/// Anything the store keeps under a key: state boxes, dependency boxes.
+/// Anything the store keeps under a key: state boxes, dependency boxes, and the store's own
+/// machinery (the persistence engine, the sync watcher).
 protocol StateStorage: AnyObject, Sendable {
     /// The type of value kept, for messages about a key declared with two types.
     static var valueTypeName: String { get }
+    /// Tells everyone who read the value that it changed, though it did not
+    /// (`Application.notifyChange()`); the store's machinery has no readers.
+    func notifyObservers()
+    /// The value as `Application.description` shows it, cut to `limit` characters; nil for the
+    /// store's machinery, which holds no value. Never asked of a secret.
+    func described(limit: Int) -> DescribedValue?
 }
 
 extension StateStorage {
     static var valueTypeName: String { "\(Self.self)" }
+    func notifyObservers() {}
+    func described(limit: Int) -> DescribedValue? { nil }
 }
 
 /// Any kind of state whose value can be read, written and changed atomically: `State`,
@@ -206,6 +215,14 @@ final class StateBox<Value: Sendable>: StateStorage, Observable, @unchecked Send
     func announce() {
         // Counted first, so a host whose frame was being evaluated meanwhile sees it moved.
         counter?.count.add(1, ordering: .releasing)
+        notifyObservers()
+    }
+
+    /// Tells the views and observers that read the value (the watchers of tracked reads, and
+    /// Observation's for the rest) that it changed. `announce()` after a change; on its own for
+    /// `Application.notifyChange()`, when something the store does not see changed.
+    @inlinable @inline(__always)
+    func notifyObservers() {
         watchers.notify()
         // Nobody observing: the registrar would take its lock twice to find no one to tell.
         guard observed.mayBeObserved else { return }
@@ -213,6 +230,11 @@ final class StateBox<Value: Sendable>: StateStorage, Observable, @unchecked Send
             registrar.willSet(self, keyPath: keyPath)
             registrar.didSet(self, keyPath: keyPath)
         }
+    }
+
+    func described(limit: Int) -> DescribedValue? {
+        // Untracked: a view that prints the store must not start observing all of it.
+        DescribedValue(key: key, type: Self.valueTypeName, value: StoreDump.render(untrackedValue, limit: limit))
     }
 
     // `changed` is inlinable too, so that a set specialized in a client stays specialized to the

@@ -17,6 +17,10 @@ public struct StorageConfiguration: Hashable, Sendable {
     public var appID: String
     /// The folder (created with mode 0700 on first write).
     public var directory: String
+    /// Where `SecureState` keeps secrets: the desktop keyring where one runs, else files in
+    /// `<directory>/secure` (`.automatic`); or always files (`.files`). Set it before the first
+    /// secret is read or written.
+    public var secrets: SecretStorage = .automatic
 
     public init(appID: String, directory: String) {
         self.appID = appID

@@ -397,6 +397,8 @@ enum SyncFiles {
 /// the process: an app that once took in another instance's value was never at rest again.)
 final class SyncCenter: StateStorage, @unchecked Sendable {
     static let registryKey = "AppletState.syncCenter"
+    /// What a `SyncState`'s registry key starts with ("sync:Feature.id").
+    static let boxKeyPrefix = "sync:"
 
     private weak let application: Application?
     private let queue = DispatchQueue(label: "AppletState.SyncState.watcher")

@@ -116,7 +116,7 @@ extension Application {
         let center = syncCenter
         let directory = Path.join(storage.directory, "sync")
         let box = box(
-            key: "sync:\(key)",
+            key: SyncCenter.boxKeyPrefix + key,
             name: key,
             declaration: Declaration(derived: id == nil, fileID: fileID, line: line),
             // Runs once, under the registry lock: problems are reported after it.

@@ -12,7 +12,7 @@
 public struct UnsavedChange: Sendable, Equatable, CustomStringConvertible {
     /// The keys ("Feature.id") whose values are not in `path`.
     public var keys: [String]
-    /// The file they belong in.
+    /// The file they belong in (`UnsavedChange.desktopKeyring` for a secret kept there).
     public var path: String
     /// Why it could not be written.
     public var reason: String
@@ -29,13 +29,17 @@ public struct UnsavedChange: Sendable, Equatable, CustomStringConvertible {
         self.isSecret = isSecret
     }
 
+    /// The `path` of a secret that belongs in the desktop keyring (the Secret Service).
+    public static let desktopKeyring = "the desktop keyring"
+
     public var description: String {
         let names = keys.map { "'\($0)'" }.joined(separator: ", ")
         let what = isSecret ? "the secret \(names)" : names
         let verb = keys.count == 1 ? "was" : "were"
         let outcome: String
         if isSecret {
-            outcome = "secrets are never copied elsewhere, so set it again once the folder is writable"
+            let when = path == Self.desktopKeyring ? "the keyring can be used" : "the folder is writable"
+            outcome = "secrets are never copied elsewhere, so set it again once \(when)"
         } else if let copy {
             outcome = "a copy is in \(copy)"
         } else {

@@ -72,7 +72,11 @@ public final class AppletTestHost {
             let folder = FileManager.default.temporaryDirectory
                 .appendingPathComponent("appletkit-test-\(UUID().uuidString)").path
             let store = Application()
-            store.storage = StorageConfiguration(appID: "applet-test", directory: folder)
+            // Throwaway, secrets included: never the desktop keyring, even outside a test process
+            // (the screens of `make screens`).
+            var storage = StorageConfiguration(appID: "applet-test", directory: folder)
+            storage.secrets = .files
+            store.storage = storage
             self.application = store
             stateDirectory = folder
             ownsStateDirectory = true

@@ -142,12 +142,17 @@ public final class PseudoTerminal: Sendable {
     /// The terminal starts with the kernel's default settings plus IUTF8 (as a terminal emulator
     /// in a UTF-8 locale sets it); `initialTermios` records them. With `answersQueries` (the
     /// default), replies to the queries the program writes (DSR, DA, DECRQM, ...) are typed back
-    /// as a terminal would.
+    /// as a terminal would, and `identity` says what this terminal answers about itself (its
+    /// colours, synchronized output, name and capabilities: see `TerminalIdentity`); it is in
+    /// place before the program runs, so a start-up probe sees it.
     ///
     /// ```swift
     /// let shell = try PseudoTerminal.start("/bin/sh", arguments: ["-c", "stty size; read line"],
     ///                                      width: 100, height: 30)
     /// try await shell.waitFor(text: "30 100")
+    ///
+    /// let light = TerminalIdentity(background: TerminalColor(red: 255, green: 255, blue: 255))
+    /// let app = try PseudoTerminal.start("/usr/local/bin/my-app", identity: light)
     /// ```
     ///
     /// - Throws: `PseudoTerminalError.executableNotFound`, or `.startFailed` saying which step
@@ -155,12 +160,12 @@ public final class PseudoTerminal: Sendable {
     public static func start(_ executable: String, arguments: [String] = [],
                              environment: [String: String] = PseudoTerminal.defaultEnvironment,
                              width: Int = 80, height: Int = 24, directory: String? = nil,
-                             answersQueries: Bool = true) throws -> PseudoTerminal {
+                             answersQueries: Bool = true, identity: TerminalIdentity = TerminalIdentity()) throws -> PseudoTerminal {
         let path = try resolve(executable, path: environment["PATH"])
         let session = try PseudoTerminalSession(
             path: path, arguments: [executable] + arguments,
             environment: environment.map { "\($0.key)=\($0.value)" }.sorted(), directory: directory,
-            width: width, height: height, answersQueries: answersQueries)
+            width: width, height: height, answersQueries: answersQueries, identity: identity)
         return PseudoTerminal(session: session, executable: path)
     }
 

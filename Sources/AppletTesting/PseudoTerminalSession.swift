@@ -86,7 +86,7 @@ final class PseudoTerminalSession: Sendable {
 
     /// Starts the program (see `cpt_spawn`) and the reader thread.
     init(path: String, arguments: [String], environment: [String], directory: String?,
-         width: Int, height: Int, answersQueries: Bool) throws {
+         width: Int, height: Int, answersQueries: Bool, identity: TerminalIdentity = TerminalIdentity()) throws {
         var master: Int32 = -1
         var child: pid_t = -1
         var step = CPT_STEP_NONE
@@ -117,7 +117,7 @@ final class PseudoTerminalSession: Sendable {
         wakeWrite = wake[1]
         self.answersQueries = answersQueries
         initialTermios = TerminalSettings(settings)
-        state = Mutex(State(screen: TerminalScreen(width: Int(columns), height: Int(rows))))
+        state = Mutex(State(screen: TerminalScreen(width: Int(columns), height: Int(rows), identity: identity)))
 
         let thread = Thread { [self] in
             cpt_name_this_thread(Self.readerThreadName)   // what /proc and debuggers show

@@ -13,8 +13,10 @@ import Terminal
 /// HTS, TBC), insert mode (IRM), origin mode, autowrap with xterm's pending wrap, the alternate
 /// screen (47, 1047, 1048, 1049), the keypad modes (DECCKM, DECKPAM/DECKPNM), the DEC line-drawing
 /// character set, soft and full reset (DECSTR, RIS), DECALN, and the kitty keyboard protocol's
-/// stack. OSC, DCS, SOS, PM and APC strings are skipped. Queries a program may wait for (DSR, DA,
-/// DECRQM, the kitty flags, the window size in cells) are answered through `takeResponses()`.
+/// stack, OSC 8 links and OSC 52 clipboard writes; other OSC, DCS, SOS, PM and APC strings are
+/// skipped. Queries a program may wait for (DSR, DA, DECRQM, the kitty flags, the window size in
+/// cells, and as `identity` says the default colours, XTVERSION and XTGETTCAP) are answered
+/// through `takeResponses()`; synchronized updates (mode 2026) are counted in `synchronizedUpdates`.
 /// Left and right margins (DECSLRM), double-width lines and scrollback are not emulated.
 ///
 /// Text is UTF-8, decoded across `feed` calls: a wide character (CJK, most emoji; measured with the
@@ -203,14 +205,23 @@ public struct TerminalScreen: Sendable, CustomStringConvertible {
     /// What the program put on the clipboard with OSC 52 (`ESC ] 52 ; c ; base64 ESC \\`), in
     /// order (the last `maxClipboardWrites`).
     public internal(set) var clipboardWrites: [ClipboardWrite] = []
-    /// OSC strings that were not OSC 8 or 52, or were cut for being longer than
-    /// `VTParser.maxStringLength`: how many.
+    /// OSC strings that were not OSC 8, 52 or a colour query, DCS strings that were not a query
+    /// answered here, and strings cut for being longer than `VTParser.maxStringLength` (OSC) or
+    /// `VTParser.maxControlStringLength` (DCS): how many.
     public internal(set) var ignoredStrings = 0
+    /// How this terminal answers the questions a program asks about it (its colours, synchronized
+    /// output, name, capabilities); set it before the program asks.
+    public var identity: TerminalIdentity
+    /// The synchronized updates (`CSI ? 2026 h` … `CSI ? 2026 l`) the program wrote, counted
+    /// whatever `identity` says (a terminal without the mode ignores them).
+    public internal(set) var synchronizedUpdates = SynchronizedUpdates()
 
-    /// A blank screen of `width` x `height` cells (each clamped to 1...`maxDimension`).
-    public init(width: Int = 80, height: Int = 24) {
+    /// A blank screen of `width` x `height` cells (each clamped to 1...`maxDimension`) that
+    /// answers queries as `identity` says.
+    public init(width: Int = 80, height: Int = 24, identity: TerminalIdentity = TerminalIdentity()) {
         let width = Self.clampDimension(width)
         let height = Self.clampDimension(height)
+        self.identity = identity
         size = Size(width: width, height: height)
         rows = Self.blankRows(width: width, height: height)
         otherRows = rows

@@ -16,6 +16,7 @@ extension TerminalScreen {
         let width = scalar.value < 0x7F ? 1 : scalar.terminalWidth   // ASCII here is printable
         guard width > 0 else { combine(scalar); return }
         lastPrinted = input
+        if !synchronizedUpdates.isOpen { synchronizedUpdates.charactersOutside += 1 }
         let screenWidth = size.width
         if pendingWrap {
             pendingWrap = false
@@ -120,12 +121,15 @@ extension TerminalScreen {
     // MARK: Operating system commands
 
     /// An OSC string, without its `ESC ]` and terminator: OSC 8 (a hyperlink for the characters
-    /// written next) and OSC 52 (the clipboard) are kept; others are counted in `ignoredStrings`.
-    mutating func dispatchOSC(_ string: [UInt8]) {
+    /// written next) and OSC 52 (the clipboard) are kept, OSC 10 and 11 queries answered (see
+    /// `answerColorQuery`); others are counted in `ignoredStrings`.
+    mutating func dispatchOSC(_ string: [UInt8], endedByBEL: Bool) {
         guard let separator = string.firstIndex(of: UInt8(ascii: ";")) else { ignoredStrings += 1; return }
         let command = String(decoding: string[..<separator], as: UTF8.self)
         let rest = string[(separator + 1)...]
         switch command {
+        case "10", "11":
+            if !answerColorQuery(first: command == "10" ? 10 : 11, rest, endedByBEL: endedByBEL) { ignoredStrings += 1 }
         case "8":
             // `8 ; params ; URI`: an empty URI ends the link.
             guard let paramsEnd = rest.firstIndex(of: UInt8(ascii: ";")) else { ignoredStrings += 1; return }
@@ -202,13 +206,14 @@ extension TerminalScreen {
             case UInt8(ascii: "n") where sequence.parameter(0, default: 0) == 6:   // DECXCPR
                 respond("\u{1B}[?\(y + 1 - (originMode ? scrollTop : 0));\(x + 1)R")
             case UInt8(ascii: "u"):   // kitty: query flags
-                respond("\u{1B}[?\(kittyKeyboardFlags)u")
+                if identity.kittyKeyboard { respond("\u{1B}[?\(kittyKeyboardFlags)u") }
             default:
                 break
             }
         case (UInt8(ascii: "?"), UInt16(UInt8(ascii: "$"))) where final == UInt8(ascii: "p"):   // DECRQM
             let mode = sequence.parameter(0, default: 0)
-            respond("\u{1B}[?\(mode);\(isModeOn(mode) ? 1 : 2)$y")
+            let status = mode == 2026 && !identity.synchronizedOutput ? 0 : isModeOn(mode) ? 1 : 2
+            respond("\u{1B}[?\(mode);\(status)$y")
         case (0, UInt16(UInt8(ascii: "$"))) where final == UInt8(ascii: "p"):   // DECRQM, ANSI modes
             let mode = sequence.parameter(0, default: 0)
             let state = mode == 4 ? (isInsertMode ? 1 : 2) : mode == 20 ? 2 : 0
@@ -222,6 +227,8 @@ extension TerminalScreen {
                 pushKittyFlags(sequence.parameter(0, default: 0))
             } else if final == UInt8(ascii: "c") {   // DA2
                 respond("\u{1B}[>41;389;0c")
+            } else if final == UInt8(ascii: "q") && sequence.parameter(0, default: 0) == 0 {   // XTVERSION
+                answerVersionQuery()
             }
         case (UInt8(ascii: "<"), 0) where final == UInt8(ascii: "u"):   // kitty: pop
             popKittyFlags(sequence.parameter(0, default: 1))
@@ -284,7 +291,7 @@ extension TerminalScreen {
                 for _ in 0..<min(n, size.width * size.height) { printCharacter(character) }
             }
         case UInt8(ascii: "c") where sequence.parameter(0, default: 0) == 0:   // DA1
-            respond("\u{1B}[?62;22c")
+            if identity.answersPrimaryDeviceAttributes { respond("\u{1B}[?62;22c") }
         case UInt8(ascii: "d"):   // VPA
             setCursor(row: n, column: x + 1)
         case UInt8(ascii: "g"):   // TBC
@@ -503,6 +510,8 @@ extension TerminalScreen {
             switchBuffer(toAlternate: on)
         case 1048:
             if on { saveCursor() } else { restoreCursor() }
+        case 2026:
+            synchronizedUpdates.record(on: on)
         case 1049:
             if on {
                 saveCursor()
@@ -542,13 +551,17 @@ extension TerminalScreen {
         pendingWrap = false
     }
 
-    /// RIS: everything as at power-on but the size (and the record of mode changes).
+    /// RIS: everything as at power-on but the size, the identity and the records (mode changes,
+    /// synchronized updates: one left open is closed, not counted as ended).
     private mutating func fullReset() {
         let changes = modeChanges
         let pending = responses
-        self = TerminalScreen(width: size.width, height: size.height)
+        var updates = synchronizedUpdates
+        updates.isOpen = false
+        self = TerminalScreen(width: size.width, height: size.height, identity: identity)
         modeChanges = changes
         responses = pending
+        synchronizedUpdates = updates
     }
 
     // MARK: Kitty keyboard protocol
@@ -665,7 +678,7 @@ extension TerminalScreen {
 
     // MARK: Replies
 
-    private mutating func respond(_ reply: String) {
+    mutating func respond(_ reply: String) {
         guard responses.count + reply.utf8.count <= 4_096 else { return }
         responses.append(contentsOf: reply.utf8)
     }

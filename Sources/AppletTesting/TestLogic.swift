@@ -431,7 +431,9 @@ public enum TestLogicStore {
         let store = Application()
         let folder = (FileManager.default.temporaryDirectory.path as NSString)
             .appendingPathComponent("appletkit-test-logic-\(UUID().uuidString)")
-        store.storage = StorageConfiguration(appID: "test-logic", directory: folder)
+        var storage = StorageConfiguration(appID: "test-logic", directory: folder)
+        storage.secrets = .files   // throwaway, secrets included: never the desktop keyring
+        store.storage = storage
         return store
     }
 }

@@ -7,9 +7,11 @@
 /// character that cannot be decoded becomes U+FFFD; a control sequence with more than
 /// `maxParameters` parameters or `maxIntermediates` intermediate bytes is abandoned (read up to its
 /// final byte, then dropped); parameters saturate at `maxParameterValue`; an OSC string is kept up
-/// to `maxStringLength` bytes and handed to the screen when BEL or ST (`ESC \`) ends it (a longer
-/// one is dropped whole); DCS, SOS, PM and APC strings are skipped up to ST. CAN and SUB cancel a
-/// sequence, ESC starts a new one, and C0 controls inside a sequence take effect at once.
+/// to `maxStringLength` bytes and a DCS string up to `maxControlStringLength`, each handed to the
+/// screen when BEL or ST (`ESC \`) ends it (a longer one is dropped whole, counted in
+/// `TerminalScreen.ignoredStrings`); SOS, PM and APC strings are skipped up to ST. CAN and SUB
+/// cancel a sequence (a string too), ESC starts a new one, and C0 controls inside a sequence take
+/// effect at once (inside a string they are dropped).
 ///
 /// ```swift
 /// var parser = VTParser()
@@ -47,6 +49,8 @@ struct VTParser: Sendable {
     static let maxParameterValue = 65_535
     /// The longest OSC string kept: a clipboard write (OSC 52) of 100 KB of base64 and a little.
     static let maxStringLength = 128 * 1024
+    /// The longest DCS string kept: queries (XTGETTCAP, a few names in hex), not images (sixel).
+    static let maxControlStringLength = 4 * 1024
 
     private enum State: UInt8, Sendable {
         case ground
@@ -60,7 +64,8 @@ struct VTParser: Sendable {
         case csiIgnore
         /// An OSC string, ended by BEL or ST.
         case osc
-        /// A DCS, SOS, PM or APC string, ended by ST (or BEL, which xterm also takes).
+        /// A DCS, SOS, PM or APC string, ended by ST (or BEL, which xterm also takes); a DCS
+        /// string is kept (`keepsControlString`), the others skipped.
         case controlString
         /// ESC inside a string: `\` ends it, anything else abandons it and starts a new escape.
         case stringEscape
@@ -82,8 +87,11 @@ struct VTParser: Sendable {
     private var current = 0
     private var currentIsSubparameter = false
     private var hasParameters = false
-    // The OSC string being read (nil once it is longer than `maxStringLength`).
+    // The OSC or DCS string being read (nil once it is longer than its limit, and for a string
+    // that is skipped).
     private var osc: [UInt8]? = nil
+    // Whether the control string being read is a DCS (kept and handed to the screen).
+    private var keepsControlString = false
 
     init() {
         parameters.reserveCapacity(Self.maxParameters)
@@ -99,6 +107,7 @@ struct VTParser: Sendable {
         case 0x18, 0x1A:
             flushPartialCharacter(&screen)
             state = .ground
+            osc = nil   // a string cancelled is dropped
             return
         case 0x1B:
             flushPartialCharacter(&screen)
@@ -133,9 +142,15 @@ struct VTParser: Sendable {
                 state = .csiEntry
             case UInt8(ascii: "]"):
                 state = .osc
+                keepsControlString = false
                 osc = []
-            case UInt8(ascii: "P"), UInt8(ascii: "X"), UInt8(ascii: "^"), UInt8(ascii: "_"):
+            case UInt8(ascii: "P"):
                 state = .controlString
+                keepsControlString = true
+                osc = []
+            case UInt8(ascii: "X"), UInt8(ascii: "^"), UInt8(ascii: "_"):
+                state = .controlString
+                keepsControlString = false
                 osc = nil
             case 0x30...0x7E:
                 state = .ground
@@ -169,18 +184,23 @@ struct VTParser: Sendable {
         case .osc:
             if byte == 0x07 {   // BEL ends an OSC string (xterm)
                 state = .ground
-                endOSC(&screen)
+                endOSC(&screen, endedByBEL: true)
             } else if byte >= 0x20, osc != nil {
                 if osc!.count < Self.maxStringLength { osc!.append(byte) } else { osc = nil; screen.ignoredStrings += 1 }
             }
 
         case .controlString:
-            if byte == 0x07 { state = .ground }
+            if byte == 0x07 {
+                state = .ground
+                endOSC(&screen, endedByBEL: true)
+            } else if byte >= 0x20, osc != nil {
+                if osc!.count < Self.maxControlStringLength { osc!.append(byte) } else { osc = nil; screen.ignoredStrings += 1 }
+            }
 
         case .stringEscape:
             if byte == UInt8(ascii: "\\") {
                 state = .ground
-                endOSC(&screen)
+                endOSC(&screen, endedByBEL: false)
             } else {
                 // The string is abandoned; this byte follows an ESC.
                 osc = nil
@@ -190,11 +210,17 @@ struct VTParser: Sendable {
         }
     }
 
-    /// Hands a finished OSC string to the screen (after ST or BEL; nothing after a DCS or the like).
-    private mutating func endOSC(_ screen: inout TerminalScreen) {
+    /// Hands a finished OSC or DCS string to the screen (after ST or BEL; nothing after a string
+    /// that was skipped or cut).
+    private mutating func endOSC(_ screen: inout TerminalScreen, endedByBEL: Bool) {
         guard let string = osc else { return }
         osc = nil
-        screen.dispatchOSC(string)
+        if keepsControlString {
+            keepsControlString = false
+            screen.dispatchDCS(string, endedByBEL: endedByBEL)
+        } else {
+            screen.dispatchOSC(string, endedByBEL: endedByBEL)
+        }
     }
 
     // MARK: Control sequences

@@ -664,9 +664,14 @@ void ak_refresh(void) {
 }
 
 void ak_begin_synchronized_update(void) {
-    // The begin mark goes through ncurses' own output, so it leaves with the frame's first bytes.
+    // Written to the terminal now, before doupdate() writes the frame. Not with putp(): that goes
+    // through stdio (putchar), while doupdate() writes its own buffer straight to the descriptor,
+    // so the mark waited in stdio until the end mark's fflush and every frame went out unwrapped.
+    // ncurses has flushed its buffer at the end of the last doupdate(), so nothing of it follows.
+    static const char begin[] = "\033[?2026h";
     synchronized_output_used = 1;
-    putp("\033[?2026h");
+    fflush(stdout);
+    write_all_signal_safe(STDOUT_FILENO, begin, sizeof begin - 1);
 }
 
 void ak_end_synchronized_update(void) {

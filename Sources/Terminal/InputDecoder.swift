@@ -590,7 +590,8 @@ public struct InputDecoder: Sendable {
         replies.append(reply)
     }
 
-    /// `OSC 10|11 ; rgb:RRRR/GGGG/BBBB`, `DCS > | name`, `DCS 1 + r NAME = VALUE`, `DCS 0 + r NAME`.
+    /// `OSC 10|11 ; rgb:RRRR/GGGG/BBBB`, `DCS > | name`, `DCS 1 + r NAME = VALUE`, `DCS 1 + r NAME`
+    /// (a boolean capability, as kitty answers `Tc`: the empty value), `DCS 0 + r NAME`.
     static func stringReply(introducer: UInt8, body: [UInt8]) -> TerminalReply? {
         if introducer == UInt8(ascii: "]") {
             guard body.count > 3, body[2] == UInt8(ascii: ";"), body[0] == UInt8(ascii: "1"),
@@ -608,7 +609,7 @@ public struct InputDecoder: Sendable {
         let rest = body[3...]
         let parts = rest.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
         guard let name = parts.first.flatMap(Self.hexDecoded) else { return nil }
-        let value = valid && parts.count == 2 ? Self.hexDecoded(parts[1]) ?? "" : nil
+        let value = valid ? (parts.count == 2 ? Self.hexDecoded(parts[1]) ?? "" : "") : nil
         return .capability(name: name, value: value)
     }
 

@@ -24,8 +24,8 @@ public enum TerminalReply: Hashable, Sendable {
     case foregroundColor(TerminalColor)
     /// `OSC 11 ; rgb:…`: the default background colour.
     case backgroundColor(TerminalColor)
-    /// `DCS 1 + r name = value` (XTGETTCAP): a terminfo capability the terminal itself has (nil
-    /// value: `DCS 0 + r name`, it has not).
+    /// `DCS 1 + r name = value` (XTGETTCAP): a terminfo capability the terminal itself has (the
+    /// empty value: `DCS 1 + r name`, a boolean one it has; nil: `DCS 0 + r name`, it has not).
     case capability(name: String, value: String?)
     /// `DCS > | text` (XTVERSION): the terminal's name and version.
     case terminalVersion(String)

@@ -30,7 +30,8 @@ public struct TerminalCapabilities: Sendable, Equatable {
     public var synchronizedOutput: Bool?
     /// The kitty keyboard protocol's flags query was answered.
     public var kittyKeyboard = false
-    /// XTGETTCAP `RGB` or `Tc`: the terminal draws 24-bit colour (nil: not answered).
+    /// XTGETTCAP `RGB` or `Tc`: the terminal draws 24-bit colour (nil: not answered; true when
+    /// either is there, whatever the other's answer).
     public var reportsTruecolor: Bool?
     /// XTVERSION.
     public var version: String?
@@ -165,10 +166,11 @@ public struct TerminalProbe: Sendable {
         self.capabilities = capabilities
     }
 
-    /// OSC 10 and 11 (the default colours), DECRQM 2026 (synchronized output), XTGETTCAP RGB
-    /// (24-bit colour), XTVERSION, the kitty keyboard flags (when asked for), then DA1.
+    /// OSC 10 and 11 (the default colours), DECRQM 2026 (synchronized output), XTGETTCAP `RGB` and
+    /// `Tc` (24-bit colour: ncurses' name and tmux's, which kitty answers and `RGB` not),
+    /// XTVERSION, the kitty keyboard flags (when asked for), then DA1.
     public static func queries(kittyKeyboard: Bool) -> [UInt8] {
-        var text = "\u{1B}]10;?\u{1B}\\\u{1B}]11;?\u{1B}\\\u{1B}[?2026$p\u{1B}P+q524742\u{1B}\\\u{1B}[>0q"
+        var text = "\u{1B}]10;?\u{1B}\\\u{1B}]11;?\u{1B}\\\u{1B}[?2026$p\u{1B}P+q524742;5463\u{1B}\\\u{1B}[>0q"
         if kittyKeyboard { text += "\u{1B}[?u" }
         text += "\u{1B}[c"
         return Array(text.utf8)
@@ -186,7 +188,8 @@ public struct TerminalProbe: Sendable {
             capabilities.synchronizedOutput = status != 0 && status != 4
         case .modeReport: break
         case .capability(let name, let value) where name == "RGB" || name == "Tc":
-            capabilities.reportsTruecolor = value != nil
+            // One is enough: kitty has Tc and not RGB, and answers both, in either order.
+            capabilities.reportsTruecolor = capabilities.reportsTruecolor == true || value != nil
         case .capability: break
         case .terminalVersion(let text): capabilities.version = text
         case .kittyKeyboardFlags: capabilities.kittyKeyboard = true

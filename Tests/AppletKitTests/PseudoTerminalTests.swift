@@ -240,6 +240,16 @@ struct PseudoTerminalTests {
         #expect(terminal.screen.contains("033   [   3   ;   5   R"), "\(terminal.screen)")
     }
 
+    @Test func theIdentityIsInPlaceBeforeTheProgramAsks() async throws {
+        // The program asks first thing (as a start-up probe does): XTVERSION, then OSC 11.
+        let script = "stty -echo -icanon; printf '\\033[>0q\\033]11;?\\007'; head -c 40 | tr '\\033\\007' 'EB'; echo"
+        let identity = TerminalIdentity(background: TerminalColor(red: 0x12, green: 0x34, blue: 0xFF), version: "probe-test")
+        let terminal = try PseudoTerminal.start("/bin/sh", arguments: ["-c", script], identity: identity)
+        defer { terminal.close() }
+        #expect(await terminal.waitForExit() == .exited(0))
+        #expect(terminal.screen.contains("EP>|probe-testE\\E]11;rgb:1212/3434/ffffB"), "\(terminal.screen)")
+    }
+
     // MARK: Keys
 
     @Test func keysAreTheBytesXtermSends() {
@@ -329,7 +339,8 @@ struct PseudoTerminalTests {
         let terminal = try PseudoTerminal.start("/bin/sh", arguments: ["-c", "sleep 30 & sleep 30; echo never"])
         let pid = terminal.processID
         #expect(await Self.eventually { Self.sessionMembers(pid).count == 3 })
-        #expect(Self.readerThreads() == 1)
+        // The reader thread names itself once it runs: on a loaded machine, a moment after start.
+        #expect(await Self.eventually { Self.readerThreads() == 1 })
         #expect(Self.terminalDescriptors() == descriptorsBefore + 1)
 
         let waiter = Task { try await terminal.waitFor(text: "never", timeout: .seconds(30)) }

@@ -522,4 +522,183 @@ struct TerminalScreenTests {
         #expect(s.ignoredStrings == 1)
         #expect(s.lines[0] == "after")
     }
+
+    // MARK: The terminal's identity: answers to a start-up probe
+
+    private static let esc = "\u{1B}"
+    private static let st = "\u{1B}\\"
+
+    /// What a screen with `identity` answers to `input`, fed in parts.
+    private func answers(_ identity: TerminalIdentity = TerminalIdentity(), _ input: String...) -> String {
+        var screen = TerminalScreen(width: 20, height: 5, identity: identity)
+        for part in input { screen.feed(Array(part.utf8)) }
+        return String(decoding: screen.takeResponses(), as: UTF8.self)
+    }
+
+    private static let light = TerminalIdentity(
+        background: TerminalColor(red: 255, green: 255, blue: 255), foreground: TerminalColor(red: 0, green: 0, blue: 0x80),
+        version: "XTerm(390)", capabilities: TerminalIdentity.truecolor)
+
+    @Test func theDefaultIdentityAnswersAsTheScreenAlwaysDid() {
+        let esc = Self.esc, st = Self.st
+        #expect(TerminalScreen().identity == TerminalIdentity())
+        // Mode 2026 known (reset, then set), the kitty flags and DA1 answered; the colours, the
+        // name and the capabilities not.
+        let probe = "\(esc)]10;?\(st)\(esc)]11;?\(st)\(esc)[?2026$p\(esc)P+q524742\(st)\(esc)[>0q\(esc)[?u\(esc)[c"
+        #expect(answers(TerminalIdentity(), probe) == "\(esc)[?2026;2$y\(esc)[?0u\(esc)[?62;22c")
+        #expect(answers(TerminalIdentity(), "\(csi)?2026h\(csi)?2026$p") == "\(esc)[?2026;1$y")
+        var screen = TerminalScreen(width: 10, height: 2)
+        screen.feed(Array(probe.utf8))
+        #expect(screen.lines == ["", ""], "no query shows")
+    }
+
+    @Test func answersEachProbeQueryAsItsIdentitySays() {
+        let esc = Self.esc, st = Self.st
+        #expect(answers(Self.light, "\(esc)]11;?\(st)") == "\(esc)]11;rgb:ffff/ffff/ffff\(st)")
+        #expect(answers(Self.light, "\(esc)]10;?\(st)") == "\(esc)]10;rgb:0000/0000/8080\(st)")
+        #expect(answers(Self.light, "\(esc)[>0q") == "\(esc)P>|XTerm(390)\(st)")
+        #expect(answers(Self.light, "\(esc)[>q") == "\(esc)P>|XTerm(390)\(st)")
+        #expect(answers(Self.light, "\(esc)P+q524742\(st)") == "\(esc)P1+r524742=382F382F38\(st)")
+        #expect(answers(Self.light, "\(esc)[?2026$p") == "\(esc)[?2026;2$y")
+        #expect(answers(Self.light, "\(esc)[c") == "\(esc)[?62;22c")
+        // Without the mode: 0 (not recognised), set or not.
+        var noSync = Self.light
+        noSync.synchronizedOutput = false
+        #expect(answers(noSync, "\(esc)[?2026$p\(esc)[?2026h\(esc)[?2026$p") == "\(esc)[?2026;0$y\(esc)[?2026;0$y")
+        #expect(answers(noSync, "\(esc)[?2004$p") == "\(esc)[?2004;2$y", "other modes as before")
+        // A terminal that answers neither the kitty flags nor DA1.
+        let mute = TerminalIdentity(kittyKeyboard: false, answersPrimaryDeviceAttributes: false)
+        #expect(answers(mute, "\(esc)[?u\(esc)[c\(esc)[5n") == "\(esc)[0n")
+    }
+
+    @Test func colourQueriesKeepTheirTerminatorAndMayAskForSeveral() {
+        let esc = Self.esc, st = Self.st
+        #expect(answers(Self.light, "\(esc)]11;?\u{07}") == "\(esc)]11;rgb:ffff/ffff/ffff\u{07}")
+        // OSC 10 with two `?`: the foreground, then the background (xterm's dynamic colours).
+        #expect(answers(Self.light, "\(esc)]10;?;?\(st)") == "\(esc)]10;rgb:0000/0000/8080\(st)\(esc)]11;rgb:ffff/ffff/ffff\(st)")
+        // The cursor colour (12) is not known; only the background known here.
+        let onlyBackground = TerminalIdentity(background: TerminalColor(red: 1, green: 2, blue: 3))
+        #expect(answers(onlyBackground, "\(esc)]11;?;?\(st)\(esc)]10;?\(st)") == "\(esc)]11;rgb:0101/0202/0303\(st)")
+        // Setting a colour is not a query: no answer, counted as ignored.
+        var screen = TerminalScreen(width: 10, height: 1, identity: Self.light)
+        screen.feed(Array("\(esc)]11;rgb:0/0/0\(st)\(esc)]11;?x\(st)ok".utf8))
+        #expect(screen.takeResponses() == [])
+        #expect(screen.ignoredStrings == 2)
+        #expect(screen.lines == ["ok"])
+    }
+
+    @Test func xtgettcapAnswersEachNameOnItsOwn() {
+        let esc = Self.esc, st = Self.st
+        // RGB (a string), Tc (a boolean: no value, as kitty answers it), colors (unknown here).
+        #expect(answers(Self.light, "\(esc)P+q524742;5463;636f6c6f7273\(st)")
+                == "\(esc)P1+r524742=382F382F38\(st)\(esc)P1+r5463\(st)\(esc)P0+r636f6c6f7273\(st)")
+        // A name that is not hex, or not printable, is not known; only hex is echoed.
+        #expect(answers(Self.light, "\(esc)P+qZZ;0a0b\(st)") == "\(esc)P0+r\(st)\(esc)P0+r0a0b\(st)")
+        // No capabilities: XTGETTCAP goes unanswered, as on a terminal without it.
+        #expect(answers(TerminalIdentity(), "\(esc)P+q524742;5463\(st)") == "")
+        #expect(answers(TerminalIdentity(capabilities: [:]), "\(esc)P+q524742\(st)") == "\(esc)P0+r524742\(st)")
+        #expect(Self.light.advertisesTruecolor && !TerminalIdentity().advertisesTruecolor)
+        // Other DCS strings (DECRQSS, sixel) are skipped and counted.
+        var screen = TerminalScreen(width: 10, height: 1, identity: Self.light)
+        screen.feed(Array("\(esc)P$qm\(st)\(esc)Pq#0;2;0;0;0#0~~\(st)\(esc)P+q524742\u{07}ok".utf8))
+        #expect(screen.takeResponses() == Array("\(esc)P1+r524742=382F382F38\(st)".utf8), "BEL ends a DCS too")
+        #expect(screen.ignoredStrings == 2)
+        #expect(screen.lines == ["ok"])
+    }
+
+    @Test func queriesSplitAcrossWritesAreAnswered() {
+        let esc = Self.esc, st = Self.st
+        let probe = "\(esc)]10;?\(st)\(esc)]11;?\u{07}\(esc)[?2026$p\(esc)P+q524742;5463\(st)\(esc)[>0q\(esc)[c"
+        let whole = answers(Self.light, probe)
+        #expect(whole == "\(esc)]10;rgb:0000/0000/8080\(st)\(esc)]11;rgb:ffff/ffff/ffff\u{07}\(esc)[?2026;2$y"
+                + "\(esc)P1+r524742=382F382F38\(st)\(esc)P1+r5463\(st)\(esc)P>|XTerm(390)\(st)\(esc)[?62;22c")
+        // Byte by byte, and cut between the ESC and the backslash of each ST.
+        var screen = TerminalScreen(width: 20, height: 2, identity: Self.light)
+        for byte in probe.utf8 { screen.feed([byte]) }
+        #expect(String(decoding: screen.takeResponses(), as: UTF8.self) == whole)
+        let parts = probe.components(separatedBy: "\\")
+        #expect(parts.count == 3)
+        #expect(answers(Self.light, parts[0], "\\" + parts[1], "\\" + parts[2]) == whole)
+    }
+
+    @Test func malformedAndOverlongQueriesAreIgnored() {
+        let esc = Self.esc, st = Self.st
+        // A DCS longer than the limit is dropped whole, and what follows it is read as usual.
+        let long = "\(esc)P+q" + String(repeating: "52", count: 4 * 1024) + st
+        var screen = TerminalScreen(width: 10, height: 1, identity: Self.light)
+        screen.feed(Array((long + "after\(esc)[>0q").utf8))
+        #expect(String(decoding: screen.takeResponses(), as: UTF8.self) == "\(esc)P>|XTerm(390)\(st)")
+        #expect(screen.ignoredStrings == 1)
+        #expect(screen.lines == ["after"])
+        // Cancelled (CAN, SUB) or abandoned (ESC then not `\`): no answer, the next sequence works.
+        #expect(answers(Self.light, "\(esc)P+q524742\u{18}\(esc)]11;?\u{1A}\(esc)[c") == "\(esc)[?62;22c")
+        #expect(answers(Self.light, "\(esc)P+q524742\(esc)[c") == "\(esc)[?62;22c")
+        #expect(answers(Self.light, "\(esc)]11;?\(esc)[5n") == "\(esc)[0n")
+        // An OSC after an abandoned DCS is an OSC (and the other way round).
+        #expect(answers(Self.light, "\(esc)P+q52\u{18}\(esc)]11;?\(st)") == "\(esc)]11;rgb:ffff/ffff/ffff\(st)")
+        #expect(answers(Self.light, "\(esc)]11;\u{18}\(esc)P+q5463\(st)") == "\(esc)P1+r5463\(st)")
+        // Not queries: a colour number, XTVERSION with another parameter, SOS/PM/APC strings.
+        #expect(answers(Self.light, "\(esc)]12;?\(st)\(esc)[>1q\(esc)X+q5463\(st)\(esc)^+q5463\(st)\(esc)_+q5463\(st)") == "")
+        // The version is answered with its printable ASCII only, so it cannot end the DCS early.
+        let sly = TerminalIdentity(version: "bad\(esc)\\\u{07}name")
+        #expect(answers(sly, "\(esc)[>0q") == "\(esc)P>|bad\\name\(st)")
+        // Answers are bounded however many names are asked.
+        let many = "\(esc)P+q" + Array(repeating: "5463", count: 700).joined(separator: ";") + st
+        #expect(answers(Self.light, many).utf8.count <= 4_096)
+    }
+
+    /// The framework's probe, answered by the screen and read by the framework's decoder.
+    private func probed(_ identity: TerminalIdentity) -> TerminalCapabilities {
+        var screen = TerminalScreen(width: 20, height: 5, identity: identity)
+        screen.feed(TerminalProbe.queries(kittyKeyboard: true))
+        var decoder = InputDecoder()
+        let keys = decoder.feed(screen.takeResponses())
+        #expect(keys.isEmpty, "answers read as keys: \(keys)")
+        var probe = TerminalProbe(capabilities: TerminalCapabilities(term: "xterm-256color", terminfoColors: 256))
+        for reply in decoder.takeReplies() { probe.receive(reply) }
+        #expect(probe.isComplete)
+        return probe.capabilities
+    }
+
+    @Test func theProbeReadsTheAnswersAsTheIdentitySays() {
+        let light = probed(Self.light)
+        #expect(light.answered && light.backgroundIsDark == false)
+        #expect(light.background == TerminalColor(red: 255, green: 255, blue: 255))
+        #expect(light.foreground == TerminalColor(red: 0, green: 0, blue: 0x80))
+        #expect(light.synchronizedOutput == true && light.reportsTruecolor == true && light.kittyKeyboard)
+        #expect(light.version == "XTerm(390)")
+        let plain = probed(TerminalIdentity(synchronizedOutput: false, kittyKeyboard: false))
+        #expect(plain.answered && plain.backgroundIsDark == nil && plain.version == nil)
+        #expect(plain.synchronizedOutput == false && plain.reportsTruecolor == nil && !plain.kittyKeyboard)
+        let dark = probed(TerminalIdentity(background: TerminalColor(red: 0x1e, green: 0x1e, blue: 0x2e)))
+        #expect(dark.backgroundIsDark == true && dark.synchronizedOutput == true)
+        // kitty's answers: Tc, a boolean, and no RGB; a terminal with neither.
+        #expect(probed(TerminalIdentity(capabilities: ["Tc": ""])).reportsTruecolor == true)
+        #expect(probed(TerminalIdentity(capabilities: ["colors": "256"])).reportsTruecolor == false)
+    }
+
+    // MARK: Synchronized updates
+
+    @Test func synchronizedUpdatesAreCountedAndCheckedForBalance() {
+        var s = screen("before\(csi)?2026hframe\(csi)?2026l")
+        #expect(s.synchronizedUpdates.begun == 1 && s.synchronizedUpdates.ended == 1)
+        #expect(s.synchronizedUpdates.isBalanced && !s.synchronizedUpdates.isOpen)
+        #expect(s.synchronizedUpdates.charactersOutside == 6, "\(s.synchronizedUpdates)")
+        s.feed(Array("\(csi)?2026h".utf8))
+        #expect(s.synchronizedUpdates.isOpen && !s.synchronizedUpdates.isBalanced)
+        s.feed(Array("\(csi)?2026hx\(csi)?2026l\(csi)?2026l".utf8))
+        #expect(s.synchronizedUpdates.unmatched == 2, "a begin inside one, an end outside one")
+        #expect(s.synchronizedUpdates.begun == 2 && s.synchronizedUpdates.ended == 2)
+        #expect(s.synchronizedUpdates.charactersOutside == 6)
+        #expect(s.unresetModes() == [])
+        // Counted whether the terminal has the mode or not (the bytes are the program's).
+        var without = TerminalScreen(width: 10, height: 1, identity: TerminalIdentity(synchronizedOutput: false))
+        without.feed(Array("\(csi)?2026;25h\(csi)?2026l".utf8))
+        #expect(without.synchronizedUpdates.begun == 1 && without.synchronizedUpdates.isBalanced)
+        // A full reset closes an open one without ending it.
+        var reset = screen("\(csi)?2026h\u{1B}c")
+        #expect(!reset.synchronizedUpdates.isOpen && !reset.synchronizedUpdates.isBalanced)
+        reset.feed(Array("\(csi)?2026$p".utf8))
+        #expect(reset.takeResponses() == Array("\u{1B}[?2026;2$y".utf8), "the identity stays")
+    }
 }

@@ -614,3 +614,123 @@ struct AppStateReadmeTests {
         #expect(ParityCustomApplication().customFunction() == "custom")
     }
 }
+
+// MARK: AppState's remaining API: notifyChange, promote(_:with:), description, load(dependency:)
+
+// AppState's own tests of these four, ported: XCTest's assertions as `#expect`, `Application.shared`
+// as a store of the test's own (`withCurrent`), SwiftUI's observation as `withObservationTracking`.
+
+/// AppState's `ObsBridgeAppStateHolder`: a class reading state through `@AppState`.
+final class ParityObservedHolder: @unchecked Sendable {
+    @AppState(\.parityUsername) var username
+}
+
+/// AppState's `BreakItService`: a dependency with a name.
+struct ParityNamedService: Sendable { let name: String }
+
+extension Application {
+    var parityNamedService: Dependency<ParityNamedService> { dependency(ParityNamedService(name: "declared")) }
+    var parityLargeArray: State<[Int]> { state(initial: []) }
+}
+
+@Suite("AppState parity: notifyChange, promote(_:with:), description, load(dependency:)")
+struct AppStateRemainingAPITests {
+    /// `ObservationBridgeTests.testNotifyChangeDirectlyBumpsObservers`: observers of a read are
+    /// told by `notifyChange()` though nothing changed.
+    @Test func notifyChangeTellsRegisteredObservers() {
+        let app = Application()
+        Application.withCurrent(app) {
+            let holder = ParityObservedHolder()
+            let fired = Mutex(false)
+            withObservationTracking { _ = holder.username } onChange: { fired.withLock { $0 = true } }
+            #expect(!fired.withLock { $0 })
+            app.notifyChange()
+            #expect(fired.withLock { $0 }, "notifyChange() must fire registered observers")
+            #expect(holder.username == "Leif")
+        }
+    }
+
+    /// `AdversarialBreakItTests.testNotifyChangeBurst` and
+    /// `ObservationBridgeTests.testNotifyChangeCanBeCalledRepeatedly`: survival is the proof.
+    @Test func notifyChangeBurst() {
+        let app = Application()
+        for _ in 0..<1_000 { app.notifyChange() }
+        Application.shared.notifyChange()
+    }
+
+    /// `AppDependencyTests.testDependency`: a promoted service, overridden by a mock for a while,
+    /// is back once the override is cancelled.
+    @Test func promotedDependencyUnderAnOverride() {
+        Application.withCurrent(Application()) {
+            Application.promote(\.parityNetworkService, with: ParityMockNetwork())     // the suite's setUp
+            Application.promote(\.parityNetworkService, with: ParityLiveNetwork())
+            let networkingOverride = Application.override(\.parityNetworkService, with: ParityMockNetwork())
+            let mockNetworking = Application.dependency(\.parityNetworkService)
+            #expect(mockNetworking is ParityMockNetwork)
+            #expect(ParitySettingsModel().networkService.fetch() == "mock")
+            networkingOverride.cancel()
+            let networkingService = Application.dependency(\.parityNetworkService)
+            #expect(networkingService is ParityLiveNetwork)
+        }
+    }
+
+    /// `AdversarialBreakItTests.testPromoteDependencyIsPermanentForSession`.
+    @Test func promoteDependencyIsPermanentForTheStore() {
+        Application.withCurrent(Application()) {
+            Application.promote(\.parityNamedService, with: ParityNamedService(name: "promoted"))
+            #expect(Application.dependency(\.parityNamedService).name == "promoted")
+            let token = Application.override(\.parityNamedService, with: ParityNamedService(name: "mock"))
+            token.cancel()
+            #expect(Application.dependency(\.parityNamedService).name == "promoted")
+        }
+    }
+
+    /// `AdversarialBreakItTests.testDescriptionDoesNotCrashWithLargeState`.
+    @Test func descriptionWithLargeState() {
+        Application.withCurrent(Application()) {
+            let state = Application.state(\.parityLargeArray)
+            state.value = Array(0..<1_000)
+            let desc = Application.description
+            #expect(!desc.isEmpty)
+            #expect(desc.contains("App.parityLargeArray: [Int] = [0, 1, 2"))
+        }
+    }
+
+    /// The suites' `tearDown` (`Application.description` logged after each), and
+    /// `SecureStateTests`: the description lists what was used, and never a secret.
+    @Test func descriptionAfterEachKindNeverShowsTheSecret() {
+        let sandbox = ParitySandbox()
+        defer { sandbox.remove() }
+        let app = sandbox.launch()
+        Application.withCurrent(app) {
+            let settings = ParitySettingsModel()
+            settings.userToken = "QWERTY"
+            settings.darkMode = true
+            settings.updateUsername(newUsername: "NewUserName")
+            _ = settings.networkService
+            let applicationDescription = Application.description
+            #expect(applicationDescription.contains(#"App.parityUsername: String = "NewUserName""#))
+            #expect(applicationDescription.contains("App.parityDarkMode: Bool = true"))
+            #expect(applicationDescription.contains("App.parityUserToken = <secret>"))
+            #expect(applicationDescription.contains("App.parityNetworkService: ParityNetworkService = ParityLiveNetwork()"))
+            #expect(!applicationDescription.contains("QWERTY"))
+            settings.userToken = nil
+            #expect(Application.description.contains("App.parityUserToken = nil"))
+        }
+    }
+
+    /// `SecureStateTests.setUp`, `SyncStateTests.setUp`: `load(dependency:)` before use, chained
+    /// (`ApplicationTests.testCustomFunction`'s chain into `promote(to:)` is in PromoteTests, which
+    /// alone may replace the shared store).
+    @Test func loadDependencyChains() {
+        let app = Application()
+        Application.withCurrent(app) {
+            Application
+                .load(dependency: \.parityNetworkService)
+                .load(dependency: \.parityClock)
+                .promote(\.parityNamedService, with: ParityNamedService(name: "chained"))
+            #expect(app.registry.withLock { $0["Dependency.App.parityNetworkService"] != nil && $0["Dependency.App.parityClock"] != nil })
+            #expect(Application.dependency(\.parityNamedService).name == "chained")
+        }
+    }
+}

@@ -221,3 +221,139 @@ struct DependencyTests {
         }
     }
 }
+
+// MARK: Promoting and loading (AppState's `promote(_:with:)` and `load(dependency:)`)
+
+/// Counters of their own: the tests above compare `DepCounters` before and after, in parallel.
+enum DepMadeCounters {
+    static let loaded = Atomic<Int>(0)
+    static let loadedInOtherStore = Atomic<Int>(0)
+    static let promoted = Atomic<Int>(0)
+}
+
+extension Application {
+    var depLoaded: Dependency<DepCounted> { dependency(DepCounted(DepMadeCounters.loaded), feature: "Tests") }
+    var depLoadedElsewhere: Dependency<DepCounted> { dependency(DepCounted(DepMadeCounters.loadedInOtherStore), feature: "Tests") }
+    var depPromoted: Dependency<DepCounted> { dependency(DepCounted(DepMadeCounters.promoted), feature: "Tests") }
+    var depPromotedClock: Dependency<any DepClock> { dependency(DepSystemClock(), feature: "Tests") }
+}
+
+@Suite("Dependency: promote and load")
+struct DependencyPromoteAndLoadTests {
+    /// A promotion replaces the declared value for the rest of the store's life; a second one
+    /// replaces the first; calls chain.
+    @Test func promoteReplacesTheValueForGood() {
+        let app = Application()
+        Application.withCurrent(app) {
+            let type: Application.Type = Application
+                .promote(\.depPromotedClock, with: DepFakeClock(now: 1))
+                .promote(\.depGreeting, with: "salut")
+            #expect(type == Application.self)
+            #expect(Application.dependency(\.depPromotedClock).now == 1)
+            #expect(Application.dependency(\.depGreeting) == "salut")
+            #expect(app.depGreeting.value == "salut", "through the declaration too")
+            Application.promote(\.depPromotedClock, with: DepFakeClock(now: 2))
+            #expect(Application.dependency(\.depPromotedClock).now == 2)
+        }
+        Application.withCurrent(Application()) {
+            #expect(Application.dependency(\.depPromotedClock).now == 1_000, "another store keeps its own")
+        }
+    }
+
+    /// Overrides stay above a promotion: one made after it wins until cancelled (AppState's
+    /// `testDependency`), and one made before it stays in effect; either way the promoted value is
+    /// what is left when they end.
+    @Test func overridesStayAboveAPromotion() {
+        Application.withCurrent(Application()) {
+            Application.promote(\.depPromotedClock, with: DepFakeClock(now: 1))
+            let after = Application.override(\.depPromotedClock, with: DepFakeClock(now: 2))
+            #expect(Application.dependency(\.depPromotedClock).now == 2)
+            after.cancel()
+            #expect(Application.dependency(\.depPromotedClock).now == 1)
+
+            let before = Application.override(\.depPromotedClock, with: DepFakeClock(now: 3))
+            let inner = Application.override(\.depPromotedClock, with: DepFakeClock(now: 4))
+            Application.promote(\.depPromotedClock, with: DepFakeClock(now: 5))
+            #expect(Application.dependency(\.depPromotedClock).now == 4, "the test's override is still in effect")
+            before.cancel()
+            #expect(Application.dependency(\.depPromotedClock).now == 4)
+            inner.cancel()
+            #expect(Application.dependency(\.depPromotedClock).now == 5, "not the declared value: the promotion holds")
+        }
+    }
+
+    /// Whoever read the dependency hears a promotion that changes the value in effect, and not one
+    /// that an override hides.
+    @Test func aPromotionRedrawsWhatReadTheDependency() {
+        Application.withCurrent(Application()) {
+            let fired = Mutex(0)
+            withObservationTracking { _ = Application.dependency(\.depPromotedClock).now } onChange: { fired.withLock { $0 += 1 } }
+            Application.promote(\.depPromotedClock, with: DepFakeClock(now: 1))
+            #expect(fired.withLock { $0 } == 1)
+
+            let token = Application.override(\.depPromotedClock, with: DepFakeClock(now: 2))
+            withObservationTracking { _ = Application.dependency(\.depPromotedClock).now } onChange: { fired.withLock { $0 += 1 } }
+            Application.promote(\.depPromotedClock, with: DepFakeClock(now: 3))
+            #expect(fired.withLock { $0 } == 1, "hidden by the override: nothing on screen changes")
+            token.cancel()
+            #expect(fired.withLock { $0 } == 2)
+            #expect(Application.dependency(\.depPromotedClock).now == 3)
+        }
+    }
+
+    /// As in AppState, the declared value is made first (the declaration runs to find the
+    /// dependency), once.
+    @Test func aPromotionBeforeFirstUseMakesTheDeclaredValueOnce() {
+        let before = DepMadeCounters.promoted.load(ordering: .relaxed)
+        let app = Application()
+        Application.withCurrent(app) {
+            let replacement = DepCounted(Atomic<Int>(100))
+            Application.promote(\.depPromoted, with: replacement)
+            #expect(DepMadeCounters.promoted.load(ordering: .relaxed) == before + 1)
+            #expect(Application.dependency(\.depPromoted) === replacement)
+            #expect(DepMadeCounters.promoted.load(ordering: .relaxed) == before + 1)
+        }
+    }
+
+    /// `load(dependency:)` makes the value now, once, in the current store; later uses get it;
+    /// calls chain; the instance form loads into its own store.
+    @Test func loadMakesTheValueAheadOfUse() {
+        let before = DepMadeCounters.loaded.load(ordering: .relaxed)
+        let app = Application()
+        Application.withCurrent(app) {
+            let type: Application.Type = Application.load(dependency: \.depLoaded).load(dependency: \.depClock)
+            #expect(type == Application.self)
+            #expect(DepMadeCounters.loaded.load(ordering: .relaxed) == before + 1)
+            let made = Application.dependency(\.depLoaded)
+            #expect(made.serial == before + 1, "the value load made")
+            Application.load(dependency: \.depLoaded)
+            #expect(DepMadeCounters.loaded.load(ordering: .relaxed) == before + 1, "already made: nothing more")
+            #expect(Application.dependency(\.depLoaded) === made)
+        }
+
+        let other = Application()
+        let elsewhere = DepMadeCounters.loadedInOtherStore.load(ordering: .relaxed)
+        other.load(dependency: \.depLoadedElsewhere)
+        #expect(DepMadeCounters.loadedInOtherStore.load(ordering: .relaxed) == elsewhere + 1)
+        #expect(other.registry.withLock { $0["Dependency.Tests.depLoadedElsewhere"] != nil })
+        #expect(app.registry.withLock { $0["Dependency.Tests.depLoadedElsewhere"] == nil })
+    }
+
+    /// Loading does not read the value: a view that loads a dependency does not start observing it.
+    @Test func loadObservesNothing() {
+        Application.withCurrent(Application()) {
+            let fired = Mutex(0)
+            withObservationTracking { _ = Application.load(dependency: \.depClock) } onChange: { fired.withLock { $0 += 1 } }
+            let token = Application.override(\.depClock, with: DepFakeClock(now: 1))
+            #expect(fired.withLock { $0 } == 0)
+            token.cancel()
+        }
+    }
+
+    /// A cycle shows at load, at start, not on some later key press.
+    @Test func loadingACycleStops() async {
+        await #expect(processExitsWith: .failure) {
+            _ = Application.withCurrent(Application()) { Application.load(dependency: \.depCycleA) }
+        }
+    }
+}

@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 @testable import AppletState
 
@@ -9,6 +10,7 @@ final class PromotedApplication: Application, @unchecked Sendable {
 extension Application {
     var promoteCount: State<Int> { state(initial: 0, feature: "Promote", id: "count") }
     var promoteLater: State<Int> { state(initial: 0, feature: "Promote", id: "later") }
+    var promoteService: Dependency<String> { dependency("declared", feature: "Promote", id: "service") }
 }
 
 /// These tests replace the process-wide store: no other test promotes it, and these run one at
@@ -47,5 +49,30 @@ struct PromoteTests {
         Application.state(\.promoteLater).value = 5            // declared in the promoted store
         #expect(promoted.changes == before + 3)
         #expect(Application.state(\.promoteCount).value == 3)
+    }
+
+    /// AppState's `ApplicationTests.testCustomFunction`: `load(dependency:)` returns
+    /// `Application.self`, so `promote(to:)` can follow it and a static member of the subclass
+    /// after that.
+    @Test func loadChainsIntoPromote() {
+        let edition = Application
+            .load(dependency: \.promoteService)
+            .promote(to: PromotedApplication.self)
+            .edition
+        #expect(edition == "promoted")
+        #expect(Application.shared is PromotedApplication)
+        #expect(Application.shared.registry.withLock { $0["Dependency.Promote.service"] != nil }, "loaded, then taken over")
+    }
+
+    /// A dependency promoted with `promote(_:with:)` stays promoted when the store is promoted to
+    /// a subclass, and `notifyChange()` on the new store reaches readers of state declared before.
+    @Test func promotionsAndNotifyChangeCarryOverToThePromotedStore() {
+        Application.promote(\.promoteService, with: "promoted")
+        let told = Atomic<Int>(0)
+        _ = StateTracking.withTracking({ Application.state(\.promoteCount).value }, observer: StateObserver { told.add(1, ordering: .relaxed) })
+        Application.promote(to: PromotedApplication.self)
+        #expect(Application.dependency(\.promoteService) == "promoted")
+        Application.shared.notifyChange()
+        #expect(told.load(ordering: .relaxed) == 1)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import AppletState
 
@@ -195,6 +196,61 @@ struct StoreDocsAppStateTests {
             #expect(model.visits == 0)
             #expect(model.recentFiles.isEmpty)
             #expect(Application.state(\.docsUser).value.name == "Lin")
+        }
+        app.persistence.close()
+    }
+}
+
+// notifyChange, load and promote, and what the store holds, as in Docs/Store.md.
+final class DocsSettings: @unchecked Sendable { var title = "untitled" }
+struct DocsFrenchGreeter: DocsGreeter { func greet(_ name: String) -> String { "Bonjour, \(name)" } }
+
+extension Application {
+    var docsSettings: Dependency<DocsSettings> { dependency(DocsSettings()) }
+    var docsApiToken: SecureState { secureState(feature: "Sync", id: "docsToken") }
+}
+
+@Suite("Docs/Store.md examples: AppState's remaining API")
+struct StoreDocsRemainingAPITests {
+    @Test func notifyChange() {
+        let app = Application()
+        Application.withCurrent(app) {
+            let told = Mutex(0)
+            _ = StateTracking.withTracking({ Application.dependency(\.docsSettings).title }, observer: StateObserver { told.withLock { $0 += 1 } })
+            Application.dependency(\.docsSettings).title = "Inbox"
+            #expect(told.withLock { $0 } == 0)
+            Application.current.notifyChange()
+            #expect(told.withLock { $0 } == 1)
+        }
+    }
+
+    @Test func loadAndPromote() {
+        Application.withCurrent(Application()) {
+            Application.load(dependency: \.docsGreeter)
+            Application.promote(\.docsGreeter, with: DocsFrenchGreeter())
+            #expect(Application.dependency(\.docsGreeter).greet("Ada") == "Bonjour, Ada")
+        }
+    }
+
+    @Test func whatTheStoreHolds() {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("docs-description-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let app = Application()
+        app.storage = StorageConfiguration(appID: "appletkit", directory: folder)
+        Application.withCurrent(app) {
+            Application.state(\.docsCounter).value = 3
+            Application.secureState(\.docsApiToken).value = "s3cr3t"
+            _ = Application.dependency(\.docsGreeter).greet("Ada")
+            #expect("\(Application.current)" == """
+                Application, 4 values (state folder \(folder))
+                State
+                  AppletState.storeIssues: [StoreIssue] = []
+                  Counter.docsCount: Int = 3
+                SecureState (values hidden)
+                  Sync.docsToken = <secret>
+                Dependency
+                  App.docsGreeter: DocsGreeter = DocsEnglishGreeter()
+                """)
         }
         app.persistence.close()
     }

@@ -164,13 +164,14 @@ struct TerminalReplyDecodingTests {
     @Test func probeAnswersAmongKeysSplitAtEveryByte() {
         // DECRPM, OSC 10 and 11 (ST and BEL ended), XTGETTCAP yes and no, XTVERSION.
         let input = "a\(esc)[?2026;2$yb\(esc)]11;rgb:ffff/ffff/dddd\(esc)\\\(esc)]10;rgb:00/00/00\u{07}c"
-            + "\(esc)P1+r524742=382F382F38\(esc)\\\(esc)P0+r5463\(esc)\\\(esc)P>|XTerm(390)\(esc)\\d"
+            + "\(esc)P1+r524742=382F382F38\(esc)\\\(esc)P0+r5463\(esc)\\\(esc)P1+r5463\(esc)\\\(esc)P>|XTerm(390)\(esc)\\d"
         expectDecodes(input, [char("a"), char("b"), char("c"), char("d")], replies: [
             .modeReport(mode: 2026, status: 2),
             .backgroundColor(TerminalColor(red: 255, green: 255, blue: 221)),
             .foregroundColor(TerminalColor(red: 0, green: 0, blue: 0)),
             .capability(name: "RGB", value: "8/8/8"),
             .capability(name: "Tc", value: nil),
+            .capability(name: "Tc", value: ""),   // a boolean one, as kitty answers Tc
             .terminalVersion("XTerm(390)"),
         ])
     }

@@ -48,7 +48,7 @@ struct TerminalProbeTests {
         #expect(withKitty.hasSuffix("\(esc)[?u\(esc)[c"))
         #expect(without.hasSuffix("\(esc)[c"))
         #expect(!without.contains("\(esc)[?u"))
-        for query in ["\(esc)]10;?\(esc)\\", "\(esc)]11;?\(esc)\\", "\(esc)[?2026$p", "\(esc)P+q524742\(esc)\\", "\(esc)[>0q"] {
+        for query in ["\(esc)]10;?\(esc)\\", "\(esc)]11;?\(esc)\\", "\(esc)[?2026$p", "\(esc)P+q524742;5463\(esc)\\", "\(esc)[>0q"] {
             #expect(withKitty.contains(query), "\(query.debugDescription)")
         }
     }
@@ -73,6 +73,21 @@ struct TerminalProbeTests {
         #expect(caps.terminalSaysTruecolor)
         #expect(caps.version == "kitty(0.36.1)")
         #expect(caps.kittyKeyboard)
+    }
+
+    @Test func eitherRGBOrTcMeansTruecolorInWhicheverOrderTheyCome() {
+        func truecolor(_ replies: [TerminalReply]) -> Bool? {
+            var probe = TerminalProbe(capabilities: TerminalCapabilities(term: "xterm-256color", terminfoColors: 256))
+            for reply in replies { probe.receive(reply) }
+            return probe.capabilities.reportsTruecolor
+        }
+        // kitty: no RGB, Tc a boolean (the empty value).
+        #expect(truecolor([.capability(name: "RGB", value: nil), .capability(name: "Tc", value: "")]) == true)
+        #expect(truecolor([.capability(name: "Tc", value: ""), .capability(name: "RGB", value: nil)]) == true)
+        #expect(truecolor([.capability(name: "RGB", value: "8/8/8"), .capability(name: "Tc", value: nil)]) == true)
+        #expect(truecolor([.capability(name: "RGB", value: nil), .capability(name: "Tc", value: nil)]) == false)
+        #expect(truecolor([.capability(name: "colors", value: "256")]) == nil)
+        #expect(truecolor([]) == nil)
     }
 
     @Test func decrpmStatusZeroOrPermanentlyResetMeansNoSynchronizedOutput() {

@@ -50,7 +50,10 @@ public func fuzzStateFile(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     _ = fileManager.createFile(atPath: folder + "/secure/Fuzz.secret", contents: data, attributes: [.posixPermissions: 0o600])
 
     let app = Application()
-    app.storage = StorageConfiguration(appID: "fuzz", directory: folder)
+    var storage = StorageConfiguration(appID: "fuzz", directory: folder)
+    // The secret file is what is fuzzed: never moved into a desktop keyring the fuzzer runs under.
+    storage.secrets = .files
+    app.storage = storage
     Application.withCurrent(app) {
         _ = Application.storedState(\.fuzzCount).value
         _ = Application.storedState(\.fuzzSettings).value

@@ -103,10 +103,9 @@ void ak_put_cells(int y, int x, const ak_cell *cells, int n);
 
 /// Sends what was drawn to the terminal.
 void ak_refresh(void);
-/// A synchronized update around a frame, for a terminal that said it has mode 2026: begin puts
-/// `CSI ? 2026 h` in ncurses' output, so it leaves with the frame's first bytes; end writes
-/// `CSI ? 2026 l` once the frame (`ak_refresh`) and what follows it (links) are out, so the
-/// terminal shows the frame whole.
+/// A synchronized update around a frame, for a terminal that said it has mode 2026: begin writes
+/// `CSI ? 2026 h` at once, before `ak_refresh` writes the frame; end writes `CSI ? 2026 l` once
+/// the frame and what follows it (links) are out, so the terminal shows the frame whole.
 void ak_begin_synchronized_update(void);
 void ak_end_synchronized_update(void);
 /// Writes bytes to the terminal at once, after whatever ncurses has buffered (the start-up

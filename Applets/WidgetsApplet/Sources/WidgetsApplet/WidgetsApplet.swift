@@ -208,7 +208,7 @@ struct DisplayPage: View {
 
     /// The spinner's clock: a task of the spinner itself, so it runs only while the spinner is on
     /// screen (this page shown, the spinner widget not hidden) and the app is at rest otherwise.
-    static func turnSpinner() async {
+    @MainActor static func turnSpinner() async {
         guard WidgetsApplet.clockRuns else { return }
         while !Task.isCancelled {
             try? await MainQueueClock().sleep(for: .milliseconds(120))

@@ -120,7 +120,7 @@ private let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file
 
 /// Starts a program: no signal blocked, every signal at its default action, the given fds as its
 /// standard input, output and error (stdin `/dev/null` when nil).
-private func spawn(_ executable: String, _ arguments: [String], environment: [String: String], stdin: Int32?, stdout: Int32, stderr: Int32) throws -> pid_t {
+func spawn(_ executable: String, _ arguments: [String], environment: [String: String], stdin: Int32?, stdout: Int32, stderr: Int32) throws -> pid_t {
     #if os(Linux)
     var actions = posix_spawn_file_actions_t()
     var attributes = posix_spawnattr_t()
