@@ -1,6 +1,7 @@
 # AppletKit: `make run` builds and launches the demo host, `make test` builds and runs every test.
-# Missing system packages (libncurses-dev, tmux, and dbus, gnome-keyring, libsecret-1-0 and
-# libsecret-tools for the desktop keyring's tests) are installed with apt-get.
+# Missing system packages (libncurses-dev, tmux, postgresql for the sync tests, and dbus,
+# gnome-keyring, libsecret-1-0 and libsecret-tools for the desktop keyring's tests) are installed
+# with apt-get.
 #
 # The repository holds several packages: the framework (this folder), each example applet
 # (Applets/*), and the demo host (Demo). They all build into one scratch folder, .build, so the
@@ -17,7 +18,7 @@ APPLETS := $(sort $(dir $(wildcard Applets/*/Package.swift)))
 # apt-get needs root: use sudo when we are not root and it exists.
 SUDO := $(shell if [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then echo sudo; fi)
 
-.PHONY: run build release screens test test-framework test-applets test-demo test-packaging test-fuzz fuzz fuzz-build flaky bench bench-tabs bench-tabs-run bench-idle clean deps test-deps
+.PHONY: run build release screens test test-framework test-applets test-demo test-packaging test-fuzz fuzz fuzz-build flaky bench bench-tabs bench-tabs-run bench-idle bench-sync clean deps test-deps
 
 run: build
 	$(BUILD)/debug/appletkit $(ARGS)
@@ -34,8 +35,9 @@ release: deps
 
 test: deps test-deps test-framework test-fuzz test-applets test-demo test-packaging
 
-# The framework's own tests: unit, headless screen and golden-screen tests, and SecureState in a
-# real desktop keyring.
+# The framework's own tests: unit, headless screen and golden-screen tests, SecureState in a real
+# desktop keyring, and AppletSync's against a throwaway PostgreSQL server (initdb in a temporary
+# folder, a Unix socket).
 test-framework: deps test-deps
 	$(SWIFT) build --build-tests $(SCRATCH)
 	$(SWIFT) test --skip-build $(SCRATCH)
@@ -104,7 +106,8 @@ bench: deps
 	done
 	@$(MAKE) --no-print-directory bench-tabs-run
 	@$(MAKE) --no-print-directory bench-idle
-	@if grep -q "OVER BUDGET\|BENCHMARK FAILED" Benchmarks/.bench-output.txt $(TABS_OUTPUT) $(IDLE_OUTPUT); then echo "make: a benchmark is over its budget or failed (see above)"; exit 1; fi
+	@$(MAKE) --no-print-directory bench-sync-run
+	@if grep -q "OVER BUDGET\|BENCHMARK FAILED" Benchmarks/.bench-output.txt $(TABS_OUTPUT) $(IDLE_OUTPUT) $(SYNC_OUTPUT); then echo "make: a benchmark is over its budget or failed (see above)"; exit 1; fi
 
 # The same three-tab app in plain C on ncursesw (Benchmarks/Tabs/tabs.c) and on AppletKit
 # (Benchmarks/Tabs/AppletKit), driven side by side on pseudo-terminals by one driver that waits for
@@ -154,6 +157,19 @@ bench-idle: deps
 		--c $(TABS_DIR)/tabs-c --appletkit Benchmarks/.build/release/tabs-appletkit \
 		--demo Benchmarks/.build-demo/release/appletkit | tee $(IDLE_OUTPUT)
 
+# SyncState across machines (Benchmarks/Sync): a throwaway PostgreSQL server (fsync on), two
+# instances, 200 changes; each change's time from a set in one to the other's value, p50 and p99,
+# beside the server's SELECT 1 and NOTIFY round trips in the same run. OVER BUDGET past the ratio.
+SYNC_OUTPUT := $(TABS_DIR)/sync.txt
+bench-sync: deps test-deps bench-sync-run
+	@if grep -q "OVER BUDGET\|BENCHMARK FAILED" $(SYNC_OUTPUT); then echo "make: the sync benchmark is over its budget or failed (see above)"; exit 1; fi
+
+bench-sync-run: deps test-deps
+	@mkdir -p $(TABS_DIR)
+	$(TABS_SWIFT) --product sync-bench
+	@set -o pipefail; Benchmarks/.build/release/sync-bench | tee $(SYNC_OUTPUT) \
+		|| echo "make: BENCHMARK FAILED: sync-bench exited with an error (see above)" | tee -a $(SYNC_OUTPUT)
+
 clean:
 	rm -rf .build .build-* .build-fuzz Benchmarks/.build Benchmarks/.build-static Benchmarks/.build-demo Demo/.build $(addsuffix .build,$(APPLETS))
 
@@ -169,6 +185,8 @@ deps:
 # keyring start gnome-keyring on a private session bus (Scripts/test-keyring.sh: dbus-run-session,
 # dbus-send), look into it with secret-tool, and load libsecret at run time as apps do (secret-tool
 # brings libsecret-1-0 with it). Without recommends: gnome-keyring's would change the PAM setup.
+# The sync tests start throwaway PostgreSQL servers (initdb, pg_ctl, postgres, psql under
+# /usr/lib/postgresql/*/bin).
 KEYRING_PACKAGES := dbus gnome-keyring libsecret-1-0 libsecret-tools
 test-deps:
 	@if ! command -v tmux >/dev/null 2>&1; then \
@@ -181,4 +199,9 @@ test-deps:
 		echo "make: the desktop keyring ($(KEYRING_PACKAGES)) is missing (the SecureState tests need it); installing it with apt-get..."; \
 		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(KEYRING_PACKAGES) \
 			|| { echo "make: could not install $(KEYRING_PACKAGES); install them by hand (apt-get install $(KEYRING_PACKAGES))"; exit 1; }; \
+	fi
+	@if ! ls /usr/lib/postgresql/*/bin/initdb /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; then \
+		echo "make: PostgreSQL's server programs are missing (the sync tests start a throwaway server); installing postgresql with apt-get..."; \
+		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql \
+			|| { echo "make: could not install postgresql; install it by hand (apt-get install postgresql)"; exit 1; }; \
 	fi

@@ -25,6 +25,12 @@ let package = Package(
         .library(name: "AppletLogic", targets: ["AppletState", "AppletLogic"]),
         .library(name: "AppletUI", targets: ["Terminal", "AppletState", "AppletUI"]),
         .library(name: "Terminal", targets: ["Terminal"]),
+        // SyncState across machines on PostgreSQL. A product of its own, so that only apps that sync
+        // build postgres-nio (and SwiftNIO, BoringSSL and the rest under it).
+        .library(name: "AppletSync", targets: ["AppletState", "AppletSync"]),
+        // A throwaway PostgreSQL cluster (initdb, pg_ctl, a Unix socket) for tests and benchmarks of
+        // apps that sync.
+        .library(name: "AppletSyncTesting", targets: ["AppletSyncTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
@@ -35,6 +41,12 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.0"),
         // Readable diffs of values in TestLogic's failures (AppletTesting).
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.0"),
+        // The PostgreSQL client under AppletSync (and only there).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // Under postgres-nio already; AppletSync makes its own socket (keepalive, no Dispatch
+        // resolver) and TLS configuration.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.25.0"),
     ],
     targets: [
         // A small C layer over the system's ncursesw (Debian: libncurses-dev). Linked by name rather
@@ -85,6 +97,18 @@ let package = Package(
             .product(name: "CustomDump", package: "swift-custom-dump"),
         ]),
 
+        // SyncState's values replicated through a PostgreSQL table, LISTEN/NOTIFY telling every
+        // instance of a change (see Docs/PersistentState.md).
+        .target(name: "AppletSync", dependencies: [
+            "AppletState",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "AppletSyncTesting"),
+
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "CNcursesShim", "AppletTesting"]),
         .testTarget(name: "AppletStateTests", dependencies: ["AppletState"]),
         .testTarget(name: "AppletLogicTests", dependencies: [
@@ -94,6 +118,9 @@ let package = Package(
         .testTarget(name: "AppletUITests", dependencies: ["AppletUI", "AppletState", "AppletTesting"]),
         .testTarget(name: "AppletNavigationTests", dependencies: [
             "AppletNavigation", "AppletTesting", .product(name: "Clocks", package: "swift-clocks"),
+        ]),
+        .testTarget(name: "AppletSyncTests", dependencies: [
+            "AppletSync", "AppletSyncTesting", "AppletState", .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "AppletKitTests", dependencies: ["AppletKit", "AppletTesting", "AppletUI", "AppletState", "AppletLogic", "Terminal"]),
     ],

@@ -13,10 +13,16 @@ let package = Package(
         .executable(name: "tabs-appletkit", targets: ["TabsAppletKit"]),
         .executable(name: "tabs-driver", targets: ["TabsDriver"]),
         .executable(name: "tabs-floor", targets: ["TabsFloor"]),
+        // SyncState across machines: a change's way from one instance to another through a
+        // throwaway PostgreSQL, beside the server's own round trips (`make bench-sync`).
+        .executable(name: "sync-bench", targets: ["SyncBenchmark"]),
     ],
     dependencies: [
         .package(name: "AppletKit", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        // The reference round trips (SELECT 1, NOTIFY) on a connection of the benchmark's own.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         // A figure beside its references, timed in the same process, with budgets on the ratios.
@@ -84,6 +90,16 @@ let package = Package(
         .executableTarget(name: "TabsFloor", path: "Tabs/Floor"),
         // Runs Tabs/tabs.c and tabs-appletkit on pseudo-terminals, sends both the same keys, waits
         // for each key's effect on the parsed screen, and prints the side-by-side table.
+        .executableTarget(
+            name: "SyncBenchmark",
+            dependencies: [
+                .product(name: "AppletSync", package: "AppletKit"),
+                .product(name: "AppletSyncTesting", package: "AppletKit"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sync"
+        ),
         .executableTarget(
             name: "TabsDriver",
             dependencies: [.product(name: "AppletTesting", package: "AppletKit")],

@@ -30,6 +30,8 @@ let package = Package(
                 "AppletGenerator",
                 "DemoTabs",
                 .product(name: "AppletKit", package: "AppletKit"),
+                // `--sync-url postgres://…`: the dashboard's goal across machines.
+                .product(name: "AppletSync", package: "AppletKit"),
                 .product(name: "WidgetsApplet", package: "WidgetsApplet"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -66,7 +68,11 @@ let package = Package(
         ]),
         .testTarget(name: "AppletGeneratorTests", dependencies: ["AppletGenerator"]),
         // The real binary in tmux and on pseudo-terminals, and packages built from outside.
-        .testTarget(name: "EndToEndTests", dependencies: [.product(name: "AppletTesting", package: "AppletKit")]),
+        .testTarget(name: "EndToEndTests", dependencies: [
+            .product(name: "AppletTesting", package: "AppletKit"),
+            // A throwaway PostgreSQL server for the sync tests.
+            .product(name: "AppletSyncTesting", package: "AppletKit"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Finds flaky tests before CI does: runs the suites that drive real terminals (the demo's end-to-end
 # and reliability suites in tmux and on pseudo-terminals, and the framework's pseudo-terminal
-# suites) RUNS times on one build, then reports each test that failed at least once, with how many
+# suites) and real PostgreSQL servers (AppletSync's) RUNS times on one build, then reports each test that failed at least once, with how many
 # times and its messages. Exits 1 if any test failed.
 #
 #   Scripts/flaky.sh                 # 10 runs (make flaky)
@@ -23,7 +23,7 @@ if [ "${CLEAN:-0}" = 1 ]; then
 fi
 flags=(--scratch-path "$PWD/$scratch" --disable-build-manifest-caching)
 demo_filter=${FILTER:-}
-framework_filter=${FRAMEWORK_FILTER:-PseudoTerminal}
+framework_filter=${FRAMEWORK_FILTER:-PseudoTerminal|AppletSyncTests}
 logs=$(mktemp -d "${TMPDIR:-/tmp}/appletkit-flaky.XXXXXX")
 
 echo "flaky: building (scratch $scratch)"

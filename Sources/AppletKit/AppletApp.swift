@@ -31,14 +31,16 @@ internal import SystemPackage
 /// ```
 ///
 /// The command line: `--tab <id|number>`, `--state-dir <path>`, `--theme dark|light`,
-/// `--log-level <level>`, `--no-animation`, `--help`, `--version`, plus the app's own `Options`
-/// (any `ParsableArguments`; `import ArgumentParser` for `@Option`) and `subcommands`.
+/// `--log-level <level>`, `--no-animation`, `--sync-url <url>`, `--help`, `--version`, plus the
+/// app's own `Options` (any `ParsableArguments`; `import ArgumentParser` for `@Option`) and
+/// `subcommands`.
 ///
 /// Exit statuses: 0 after `q`; 130 after `Ctrl-C`; 128+n after SIGTERM, SIGHUP or SIGINT; 1 when
 /// there is no usable terminal (stdin or stdout not a tty, `TERM` unset, `dumb` or unknown, a
 /// terminal smaller than `AppletHost.minimumSize`), the app throws, or a change could not be saved
-/// (a line names it and where a copy was written); 2 for an unknown `--tab`;
-/// 64 for a bad option (with its usage). Each failure is one line on stderr, prefixed by `id`;
+/// (a line names it and where a copy was written); 2 for an unknown `--tab`, or a sync URL
+/// (`--sync-url`, `<ID>_SYNC_URL`) in an app built without sync or one it cannot use from the
+/// environment; 64 for a bad option (with its usage). Each failure is one line on stderr, prefixed by `id`;
 /// the terminal is always given back as it was and pending state is saved. Nothing else prints:
 /// the log goes to `<state dir>/<id>.log`, and a crash while the UI is up restores the terminal,
 /// prints one line and writes its backtrace to that log.
@@ -63,6 +65,22 @@ public protocol AppletApp {
     static var subcommands: [any ParsableCommand.Type] { get }
     /// The themes `--theme` can name; `dark` (the default) and `light` unless the app says otherwise.
     static var themes: [String: Theme] { get }
+    /// What `--sync-url` connects to, to sync `SyncState` values across machines; nil (the
+    /// default) in an app that does not sync, which then builds and links no database client.
+    /// An app that syncs links the AppletSync product and names its provider:
+    ///
+    /// ```swift
+    /// import AppletSync
+    ///
+    /// @main struct NotesApp: AppletApp {
+    ///     static let syncProvider: SyncProvider? = .postgres   // --sync-url postgres://…
+    ///     var tabs: [Tab] { [Tab(NotesApplet())] }
+    /// }
+    /// ```
+    ///
+    /// The URL may also come from the environment, `<ID>_SYNC_URL` (the app's id in capitals,
+    /// `NOTES_SYNC_URL`), which keeps a password out of the command line that `ps` shows.
+    static var syncProvider: SyncProvider? { get }
 
     /// The parsed `Options`, set before `prepare()` and `tabs` are used.
     var options: Options { get set }
@@ -117,6 +135,7 @@ extension AppletApp {
     public static var discussion: String { "" }
     public static var subcommands: [any ParsableCommand.Type] { [] }
     public static var themes: [String: Theme] { Theme.builtIn }
+    public static var syncProvider: SyncProvider? { nil }
     @MainActor public func prepare() throws {}
     @MainActor public func dependencies(_ dependencies: inout Dependencies) {}
     @MainActor public var shell: HostShell { .tabBar }
@@ -145,6 +164,8 @@ extension AppletApp {
             // Help, version and usage errors exit as ArgumentParser defines.
             AppletAppCommand<Self>.exit(withError: error)
         }
+        // A password in --sync-url is masked in what `ps` shows from now on.
+        SyncURLArgument.maskPasswordsInArguments()
         nonisolated(unsafe) let parsed = command
         Task { @MainActor in
             do {
@@ -210,6 +231,9 @@ public struct StandardOptions: ParsableArguments, Sendable {
     @Flag(name: .long, help: "Ask the terminal what it is, print what was found, what will be used and why, and exit.")
     public var diagnose = false
 
+    @Option(name: .long, help: ArgumentHelp("Sync shared values with other machines through this server (e.g. postgres://user@host/db; also <APP>_SYNC_URL). Apps built with sync only.", valueName: "url"))
+    public var syncUrl: String?
+
     public init() {}
 }
 
@@ -249,6 +273,13 @@ public struct AppletAppCommand<App: AppletApp>: AsyncParsableCommand {
         if standard.record != nil, standard.replay != nil {
             throw ValidationError("--record and --replay cannot be used together; replay a session, then record a new one")
         }
+        if let url = standard.syncUrl, let provider = App.syncProvider {
+            do {
+                try provider.validate(url)
+            } catch {
+                throw ValidationError("--sync-url: \(error)")
+            }
+        }
     }
 
     // On the main actor, where `main()` calls it: a nonisolated `run` hopped to the global
@@ -278,6 +309,15 @@ public struct AppletAppCommand<App: AppletApp>: AsyncParsableCommand {
         let logging = AppletLogging.bootstrap(directory: storage.directory, appID: App.id,
                                               level: Logger.Level(rawValue: standard.logLevel) ?? .info)
         let log = Logger(label: App.id)
+        // Sync across machines, when asked for: checked before anything else runs.
+        let syncRemote: (any SyncRemote)?
+        switch SyncURLArgument.remote(App.self, option: standard.syncUrl, environment: ProcessEnvironment.current) {
+        case .success(let remote): syncRemote = remote
+        case .failure(let problem):
+            log.error("\(problem.message)")
+            report(problem.message)
+            return 2
+        }
 
         var app = App()
         app.options = options
@@ -294,6 +334,10 @@ public struct AppletAppCommand<App: AppletApp>: AsyncParsableCommand {
         }
         if standard.diagnose {
             return diagnose(standard: standard, log: log)
+        }
+        if let syncRemote {
+            log.info("syncing shared values with \(syncRemote.displayName)")
+            Application.shared.syncRemote = syncRemote
         }
         let tabs = app.tabs
         guard !tabs.isEmpty else { return fail("the app has no tabs to show", log: log) }

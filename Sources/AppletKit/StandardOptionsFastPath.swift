@@ -27,6 +27,7 @@ enum StandardOptionsFastPath {
         options.keymap = nil
         options.record = nil
         options.replay = nil
+        options.syncUrl = nil
         options.logLevel = "info"
         options.theme = "auto"
         options.noAnimation = false
@@ -54,7 +55,7 @@ enum StandardOptionsFastPath {
                 default: options.diagnose = true
                 }
                 continue
-            case "tab", "state-dir", "keymap", "record", "replay", "log-level", "theme":
+            case "tab", "state-dir", "keymap", "record", "replay", "log-level", "theme", "sync-url":
                 break
             default:
                 return nil
@@ -71,6 +72,7 @@ enum StandardOptionsFastPath {
             case "keymap": options.keymap = value
             case "record": options.record = value
             case "replay": options.replay = value
+            case "sync-url": options.syncUrl = value
             case "log-level": options.logLevel = value
             default: options.theme = value
             }

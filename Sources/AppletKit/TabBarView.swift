@@ -1,9 +1,12 @@
+import AppletState
 import AppletUI
 import Terminal
 
 /// The host's top line: one label per tab (` 1 Notes `), the selected one in the theme's accent
 /// reversed, with a divider between two tabs (none after the last: a divider there would close
-/// off nothing). A view like any applet's, drawn in its own tree.
+/// off nothing), and, when the app syncs with a server, how that goes at the right end
+/// (" sync: offline ", or " offline " where that does not fit beside the tabs, or nothing: the
+/// tabs keep their room). A view like any applet's, drawn in its own tree.
 ///
 /// ```swift
 /// TabBarView(titles: ["Notes", "Tally"], selected: 0)   // " 1 Notes │ 2 Tally "
@@ -12,6 +15,23 @@ import Terminal
 struct TabBarView: View, Equatable {
     let titles: [String]
     let selected: Int
+    /// `.local` (no server) shows nothing.
+    var sync: SyncStatus = .local
+    /// The line's width, which decides how much of the sync status fits.
+    var width = Int.max
+
+    /// The sync status's label that fits beside the tabs, if any.
+    var syncLabel: String? {
+        let word: String
+        switch sync {
+        case .local: return nil
+        case .connecting: word = "connecting"
+        case .online: word = "synced"
+        case .offline: word = "offline"
+        }
+        let tabs = (Self.hitRanges(titles: titles).last?.upperBound ?? 0) + 1
+        return [" sync: \(word) ", " \(word) "].first { tabs + $0.count <= width }
+    }
 
     static func label(_ index: Int, _ title: String) -> String { " \(index + 1) \(title) " }
 
@@ -36,6 +56,13 @@ struct TabBarView: View, Equatable {
                 }
             }
             Spacer()
+            if let label = syncLabel {
+                switch sync {
+                case .local, .connecting: Text(label).lineLimit(1).themed(.muted)
+                case .online: Text(label).lineLimit(1).themed(.success)
+                case .offline: Text(label).lineLimit(1).themed(.warning).bold()
+                }
+            }
         }
         .underline()
     }

@@ -90,8 +90,11 @@ public enum AtomicFile {
         return data
     }
 
-    /// Replaces the file's content atomically, creating it with `mode`.
-    public static func write(_ data: Data, to path: String, mode: mode_t = 0o600) throws {
+    /// Replaces the file's content atomically, creating it with `mode`. `durable: false` skips the
+    /// two flushes to disk (a reader still sees the old content or the new, and so does a restart
+    /// after the process is killed; only a power loss may leave the old one): for a copy of what
+    /// is kept elsewhere, such as a value a sync server sent.
+    public static func write(_ data: Data, to path: String, mode: mode_t = 0o600, durable: Bool = true) throws {
         // A bare file name is in the current folder (not at the root).
         let directory = Path.directory(of: path).isEmpty ? "." : Path.directory(of: path)
         let name = Path.name(of: path)
@@ -103,13 +106,13 @@ public enum AtomicFile {
         defer { if !ok { unlink(temporary) } }
         fchmod(fd, mode)
         let written = writeAll(fd, data)
-        let synced = fsync(fd) == 0
+        let synced = !durable || fsync(fd) == 0
         close(fd)
         guard written, synced else { throw Failure(path: path, reason: "cannot write (\(String(cString: strerror(errno))))") }
         guard rename(temporary, path) == 0 else { throw Failure(path: path, reason: "cannot replace the file (\(String(cString: strerror(errno))))") }
         ok = true
         // The rename is an entry in the folder: synced too, so a power loss keeps the new file.
-        syncDirectory(directory)
+        if durable { syncDirectory(directory) }
     }
 
     /// Flushes a folder's entries (a rename or a new file in it) to disk; best effort.

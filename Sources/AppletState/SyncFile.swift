@@ -15,6 +15,8 @@ import Darwin
 /// Something the folder watcher can ask to look at its file again.
 protocol SyncEndpoint: AnyObject, Sendable {
     var path: String { get }
+    /// The value's feature and id, as a remote names it.
+    var syncKey: SyncKey { get }
     /// Reads the file and takes in a value written by another instance (no write back).
     /// `removed`: the file may have been deleted on purpose (a reset elsewhere, an `rm`), as
     /// opposed to moved aside as damaged: if it is gone, the value goes back to its initial one.
@@ -30,6 +32,10 @@ protocol SyncEndpoint: AnyObject, Sendable {
 /// watcher skips it and nothing is ever written back.
 final class SyncFile<Value: Codable & Sendable>: SyncEndpoint, @unchecked Sendable {
     let key: String
+    let syncKey: SyncKey
+    /// The file's name without `.json` (the key, with `/` and NUL made `_`).
+    let name: String
+    let directory: String
     let path: String
     let lockPath: String
     let box: StateBox<Value>
@@ -44,22 +50,27 @@ final class SyncFile<Value: Codable & Sendable>: SyncEndpoint, @unchecked Sendab
     private var lastBytes: Data?
     private var lastValue: Value
     private var problemReported = false
+    /// A change made here was written since the last unlock: the remote hears of it then.
+    private var changedHere = false
 
     /// Files written by this instance (tests check that a value taken in is not written back).
     let writeCount = Atomic<Int>(0)
     /// Values written elsewhere and taken in.
     let reloadCount = Atomic<Int>(0)
 
-    init(initial: Value, key: String, directory: String, center: SyncCenter) {
-        let name = key.map { $0 == "/" || $0 == "\0" ? "_" : $0 }
-        self.key = key
-        path = Path.join(directory, String(name) + ".json")
-        lockPath = Path.join(directory, String(name) + ".lock")
+    init(initial: Value, key: SyncKey, directory: String, center: SyncCenter) {
+        let name = SyncMetadata.fileName(for: key)
+        self.key = key.description
+        syncKey = key
+        self.name = name
+        self.directory = directory
+        path = Path.join(directory, name + ".json")
+        lockPath = Path.join(directory, name + ".lock")
         self.center = center
         lastValue = initial
         // Writes that reach the box directly (not through `SyncState`) are written too.
         let relay = SyncRelay<Value>()
-        box = StateBox(initial, key: key, didChange: { relay.file?.persist($0) }, onReset: { _ in relay.file?.reset() })
+        box = StateBox(initial, key: key.description, didChange: { relay.file?.persist($0) }, onReset: { _ in relay.file?.reset() })
         relay.file = self
         SyncFiles.register(self, for: box)
 
@@ -67,6 +78,8 @@ final class SyncFile<Value: Codable & Sendable>: SyncEndpoint, @unchecked Sendab
         let usable = center.prepare(directory: directory)
         center.register(self)
         start(usable: usable)
+        // A value saved before this folder synced is sent to the server now.
+        if usable { center.adopt(self) }
     }
 
     deinit {
@@ -101,7 +114,7 @@ final class SyncFile<Value: Codable & Sendable>: SyncEndpoint, @unchecked Sendab
 
     func set(_ newValue: Value) {
         lock.lock()
-        defer { lock.unlock(); center?.deliverIssues() }
+        defer { unlockAndTell() }
         guard let data = encode(newValue) else { return }
         guard !memoryOnly else { return box.set(newValue) }
         withFileLock { writeLocked(data, newValue) }
@@ -111,7 +124,7 @@ final class SyncFile<Value: Codable & Sendable>: SyncEndpoint, @unchecked Sendab
 
     func modify<R>(_ change: (inout Value) throws -> R) rethrows -> R {
         lock.lock()
-        defer { lock.unlock(); center?.deliverIssues() }
+        defer { unlockAndTell() }
         if memoryOnly {
             // Every write of this value holds `lock`: this is atomic all the same.
             var value = box.untrackedValue
@@ -140,7 +153,7 @@ final class SyncFile<Value: Codable & Sendable>: SyncEndpoint, @unchecked Sendab
     /// put back the value everyone sees if it cannot be saved.
     fileprivate func persist(_ value: Value) {
         lock.lock()
-        defer { lock.unlock(); center?.deliverIssues() }
+        defer { unlockAndTell() }
         guard !memoryOnly else { return }
         guard let data = encode(value) else { return box.setFromOutside(lastValue) }
         withFileLock { writeLocked(data, value) }
@@ -150,9 +163,10 @@ final class SyncFile<Value: Codable & Sendable>: SyncEndpoint, @unchecked Sendab
     /// the next start.
     func reset() {
         lock.lock()
-        defer { lock.unlock(); center?.deliverIssues() }
+        defer { unlockAndTell() }
         if !memoryOnly {
             withFileLock {
+                markPendingLocked()
                 if unlink(path) != 0, errno != ENOENT {
                     report("The shared value \(key) cannot be reset: deleting \(path) failed (\(String(cString: strerror(errno)))); other instances keep the old value.")
                 }
@@ -254,6 +268,7 @@ final class SyncFile<Value: Codable & Sendable>: SyncEndpoint, @unchecked Sendab
     }
 
     private func writeLocked(_ data: Data, _ value: Value) {
+        markPendingLocked()
         do {
             try AtomicFile.write(data, to: path, mode: 0o600)
             writeCount.add(1, ordering: .relaxed)
@@ -280,6 +295,28 @@ final class SyncFile<Value: Codable & Sendable>: SyncEndpoint, @unchecked Sendab
         } else {
             report("\(path) is not readable as \(Value.self) and could not be moved aside as \(aside) (\(String(cString: strerror(errno)))); \(using).")
         }
+    }
+
+    /// Under the file lock, before a change made here is written: with a server to sync with,
+    /// its record says the change is still to be sent (so a quit, or a server down, loses nothing).
+    private func markPendingLocked() {
+        guard let metadata = center?.metadata(for: directory) else { return }
+        changedHere = true
+        do {
+            try metadata.markPendingLocked(syncKey, name: name)
+        } catch {
+            report("A change to the shared value \(key) is kept here, but it cannot be marked to be sent to the server (\(error)); it reaches other machines with its next change. Make the folder writable.")
+        }
+    }
+
+    /// Ends an operation: the lock goes, problems are reported, and the remote hears of a change
+    /// made here (outside every lock: it may take the file lock itself).
+    private func unlockAndTell() {
+        let changed = changedHere
+        changedHere = false
+        lock.unlock()
+        center?.deliverIssues()
+        if changed { center?.changedHere(syncKey, directory: directory) }
     }
 
     private func withFileLock<R>(_ body: () throws -> R) rethrows -> R {
@@ -351,7 +388,13 @@ enum SyncFiles {
 }
 
 /// Watches the folders of a store's `SyncState` files with inotify and hands each change to its
-/// file. One per store; stopping it (when the store goes away) closes the inotify descriptor.
+/// file. One per store; stopping it (when the store goes away) ends its thread, which closes the
+/// inotify descriptor.
+///
+/// The descriptor is read by a thread of the watcher's own, blocked in `poll` with no timeout:
+/// nothing wakes until a file changes. (A Dispatch read source ran its handler on a libdispatch
+/// worker, and on Linux the first one starts a monitor that wakes every second for the rest of
+/// the process: an app that once took in another instance's value was never at rest again.)
 final class SyncCenter: StateStorage, @unchecked Sendable {
     static let registryKey = "AppletState.syncCenter"
     /// What a `SyncState`'s registry key starts with ("sync:Feature.id").
@@ -362,7 +405,9 @@ final class SyncCenter: StateStorage, @unchecked Sendable {
 
     private struct Watching {
         var inotifyFD: Int32 = -1
-        var source: (any DispatchSourceRead)?
+        /// The write end of a pipe whose closing tells the watcher thread to stop (it closes the
+        /// inotify descriptor and the read end).
+        var stopFD: Int32 = -1
         /// Without inotify (no instance left, no watch), folders are polled instead.
         var pollTimer: (any DispatchSourceTimer)?
         var folderByWatch: [Int32: String] = [:]
@@ -370,6 +415,11 @@ final class SyncCenter: StateStorage, @unchecked Sendable {
         var unusableFolders: Set<String> = []
         var endpoints: [String: any SyncEndpoint] = [:]
         var issues: [StoreIssue] = []
+        /// Folders whose values sync with a server (this store's remote, or another instance's
+        /// that shares the folder): a change made here is recorded as still to be sent.
+        var metadata: [String: SyncMetadata] = [:]
+        /// The store's remote, started on the store's sync folder.
+        var replica: SyncReplica?
     }
     private let state = Mutex(Watching())
 
@@ -385,10 +435,13 @@ final class SyncCenter: StateStorage, @unchecked Sendable {
     var isPolling: Bool { state.withLock { $0.pollTimer != nil } }
 
     deinit {
-        state.withLock { watching in
-            if let source = watching.source { source.cancel() } else if watching.inotifyFD >= 0 { close(watching.inotifyFD) }
+        let replica = state.withLock { watching -> SyncReplica? in
+            if watching.stopFD >= 0 { close(watching.stopFD) }
             watching.pollTimer?.cancel()
+            return watching.replica
         }
+        // A store that goes away stops syncing with its server (the connection closes).
+        replica?.remote.stop()
     }
 
     /// Makes `directory` (mode 0700) and watches it. False if it cannot be used; reported once.
@@ -410,8 +463,77 @@ final class SyncCenter: StateStorage, @unchecked Sendable {
             }
             watching.watchedFolders.insert(directory)
             watch(directory, &watching)
+            // Another instance synced this folder with a server: changes made here are marked for
+            // it to send, even though this one does not sync.
+            if watching.metadata[directory] == nil, access(Path.join(directory, "remote"), F_OK) == 0 {
+                watching.metadata[directory] = SyncMetadata(syncDirectory: directory)
+            }
             return true
         }
+    }
+
+    // MARK: Syncing with a server
+
+    /// The store's remote, if one was attached.
+    var remote: (any SyncRemote)? { state.withLock { $0.replica?.remote } }
+
+    /// Starts `remote` on the store's sync folder (stopping the one before, if any); nil stops
+    /// syncing with a server. A folder that cannot be used is reported, and the remote not started.
+    func attach(_ remote: (any SyncRemote)?, directory: String, appID: String) {
+        let previous = state.withLock { watching -> SyncReplica? in
+            defer { watching.replica = nil }
+            return watching.replica
+        }
+        previous?.remote.stop()
+        guard let remote else {
+            application?.syncStatus.value = .local
+            return
+        }
+        let metadata = SyncMetadata(syncDirectory: directory)
+        let replica: SyncReplica
+        do {
+            guard prepare(directory: directory) else { throw AtomicFile.Failure(path: directory, reason: "the folder cannot be used") }
+            replica = try SyncReplica(remote: remote, metadata: metadata, appID: appID, center: self, application: application)
+        } catch {
+            deliverIssues()
+            application?.report(StoreIssue("Shared values cannot sync with \(remote.displayName): their folder cannot be used (\(error)). They are shared with the instances on this machine only; make the folder writable, or choose another one (--state-dir).", path: directory))
+            return
+        }
+        let endpoints = state.withLock { watching -> [any SyncEndpoint] in
+            watching.metadata[directory] = metadata
+            watching.replica = replica
+            return watching.endpoints.values.filter { Path.directory(of: $0.path) == directory }
+        }
+        application?.syncStatus.value = .connecting(remote.displayName)
+        // At quit, the last changes reach the server if it is there (bounded; nothing is lost if not).
+        application?.onFlush { [weak replica] in _ = replica?.remote.finishPending(within: .seconds(2)) }
+        // Values saved before this folder synced are marked first, so the first connection sends them.
+        for endpoint in endpoints { replica.adopt(endpoint.syncKey) }
+        remote.start(replica)
+    }
+
+    /// The records of `directory`'s values, when they sync with a server.
+    func metadata(for directory: String) -> SyncMetadata? {
+        state.withLock { $0.metadata[directory] }
+    }
+
+    /// A change made here was written (outside every lock): the remote sends it.
+    func changedHere(_ key: SyncKey, directory: String) {
+        guard let replica = state.withLock({ $0.replica }), replica.directory == directory else { return }
+        replica.remote.localChange(key)
+    }
+
+    /// A value declared after the remote started: sent if it was saved before the folder synced.
+    func adopt(_ endpoint: any SyncEndpoint) {
+        guard let replica = state.withLock({ $0.replica }), replica.directory == Path.directory(of: endpoint.path) else { return }
+        replica.adopt(endpoint.syncKey)
+    }
+
+    /// A value from the server was written to `path`: the instance's own value takes it in now
+    /// (its watcher would, a moment later).
+    func reload(path: String, removed: Bool) {
+        guard let endpoint = state.withLock({ $0.endpoints[path] }) else { return }
+        endpoint.reloadFromDisk(removed: removed)
     }
 
     func register(_ endpoint: any SyncEndpoint) {
@@ -438,15 +560,17 @@ final class SyncCenter: StateStorage, @unchecked Sendable {
         if watching.inotifyFD < 0 && watching.pollTimer == nil {
             guard usesInotify else { return startPolling(&watching, reason: "inotify not used") }
             let fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
-            if fd >= 0 {
+            var stop: [Int32] = [-1, -1]
+            if fd >= 0, pipe(&stop) == 0 {
+                for end in stop { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            }
+            if fd >= 0, stop[0] >= 0, SyncWatcherThread.start(inotifyFD: fd, stopFD: stop[0], center: self) {
                 watching.inotifyFD = fd
-                let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-                source.setEventHandler { [weak self] in self?.readEvents() }
-                source.setCancelHandler { close(fd) }
-                source.activate()
-                watching.source = source
+                watching.stopFD = stop[1]
             } else {
-                startPolling(&watching, reason: "inotify_init1: \(String(cString: strerror(errno)))")
+                let reason = fd < 0 ? "inotify_init1: \(String(cString: strerror(errno)))" : "no watcher thread"
+                for descriptor in [fd] + stop where descriptor >= 0 { close(descriptor) }
+                startPolling(&watching, reason: reason)
             }
         }
         guard watching.inotifyFD >= 0 else { return }
@@ -477,8 +601,8 @@ final class SyncCenter: StateStorage, @unchecked Sendable {
     }
 
     /// Reads every queued inotify event (the descriptor is non-blocking) and reloads the files
-    /// they name, each once.
-    private func readEvents() {
+    /// they name, each once. Called on the watcher thread.
+    fileprivate func readEvents() {
         guard let fd = state.withLock({ $0.inotifyFD >= 0 ? $0.inotifyFD : nil }) else { return }
         var names: [(watch: Int32, name: String, deleted: Bool)] = []
         var overflow = false
@@ -528,5 +652,64 @@ final class SyncCenter: StateStorage, @unchecked Sendable {
             return order.compactMap { path in watching.endpoints[path].map { ($0, removed[path] ?? false) } }
         }
         for (endpoint, removed) in endpoints { endpoint.reloadFromDisk(removed: removed) }
+    }
+}
+
+/// The thread that waits for a `SyncCenter`'s inotify events: `poll` on the inotify descriptor
+/// and the read end of a pipe, no timeout. It holds the center weakly, reads events into it while
+/// it lives, and closes both descriptors when told to stop (the center's deinit closes the pipe's
+/// write end) or when the center is gone. Asynchronous signals are blocked on it, as on the pool's threads: they go to the main
+/// thread, where the terminal handles them.
+private final class SyncWatcherThread {
+    private weak var center: SyncCenter?
+    private let inotifyFD: Int32
+    private let stopFD: Int32
+
+    private init(inotifyFD: Int32, stopFD: Int32, center: SyncCenter) {
+        self.inotifyFD = inotifyFD
+        self.stopFD = stopFD
+        self.center = center
+    }
+
+    /// Starts the thread; false if it could not be made (the caller polls instead).
+    static func start(inotifyFD: Int32, stopFD: Int32, center: SyncCenter) -> Bool {
+        let watcher = Unmanaged.passRetained(SyncWatcherThread(inotifyFD: inotifyFD, stopFD: stopFD, center: center)).toOpaque()
+        var thread = pthread_t()
+        let made = pthread_create(&thread, nil, { argument in
+            guard let argument else { return nil }
+            Unmanaged<SyncWatcherThread>.fromOpaque(argument).takeRetainedValue().run()
+            return nil
+        }, watcher)
+        guard made == 0 else {
+            Unmanaged<SyncWatcherThread>.fromOpaque(watcher).release()
+            return false
+        }
+        pthread_detach(thread)
+        return true
+    }
+
+    private func run() {
+        var signals = sigset_t()
+        sigfillset(&signals)
+        for fault in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT, SIGSYS] { sigdelset(&signals, fault) }
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        defer {
+            close(inotifyFD)
+            close(stopFD)
+        }
+        var fds = [pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0), pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0)]
+        while true {
+            fds[0].revents = 0
+            fds[1].revents = 0
+            if poll(&fds, 2, -1) < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            if fds[1].revents != 0 { return }
+            if fds[0].revents & Int16(POLLNVAL | POLLERR) != 0 { return }
+            guard fds[0].revents != 0 else { continue }
+            guard let center else { return }
+            center.readEvents()
+        }
     }
 }

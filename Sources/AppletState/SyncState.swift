@@ -120,7 +120,7 @@ extension Application {
             name: key,
             declaration: Declaration(derived: id == nil, fileID: fileID, line: line),
             // Runs once, under the registry lock: problems are reported after it.
-            make: { SyncFile(initial: initial(), key: key, directory: directory, center: center).box },
+            make: { SyncFile(initial: initial(), key: SyncKey(feature: feature, id: id ?? function), directory: directory, center: center).box },
             // A value of another type under this key is kept in memory only.
             fallback: { StateBox(initial(), key: $0) }
         )

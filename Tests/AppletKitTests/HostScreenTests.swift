@@ -188,6 +188,39 @@ struct HostScreenTests {
         #expect(h.application.tally.value.count == 1)
     }
 
+    @Test func syncStatusShowsInTheTabBarAndGoingOfflineAndBackIsToldOnce() async throws {
+        let h = try threeTabs()
+        #expect(!h.row(0).contains("sync:"), "no server, nothing shown: \(h.row(0))")
+        await h.perform { h.application.syncStatus.value = .connecting("postgres://db/x") }
+        #expect(h.row(0).hasSuffix("sync: connecting"), "\(h.row(0))")
+        await h.perform { h.application.syncStatus.value = .online("postgres://db/x") }
+        #expect(h.row(0).hasSuffix("sync: synced"), "\(h.row(0))")
+        #expect(h.host.toasts.isEmpty, "the first connection is not news")
+
+        await h.perform { h.application.syncStatus.value = .offline(since: Date(), reason: "connection refused") }
+        #expect(h.row(0).hasSuffix("sync: offline"), "\(h.row(0))")
+        #expect(h.host.toasts.map(\.style) == [.warning])
+        #expect(h.contains("Sync offline (connection refused)"))
+        // A new reason while still offline says nothing more.
+        await h.perform { h.application.syncStatus.value = .offline(since: Date(), reason: "no such file or directory") }
+        #expect(h.host.toasts.count == 1)
+
+        await h.perform { h.application.syncStatus.value = .online("postgres://db/x") }
+        #expect(h.row(0).hasSuffix("sync: synced"), "\(h.row(0))")
+        #expect(h.host.toasts.map(\.style) == [.success], "the warning goes, a success says so")
+        #expect(h.contains("Sync back online"))
+
+        // Where the tabs leave less room, a shorter label, then none: the tabs are never cut for it.
+        var tabs = h.row(0).components(separatedBy: "sync:")[0]
+        while tabs.hasSuffix(" ") { tabs.removeLast() }   // " 1 Tally │ 2 Mirror │ 3 Rows"
+        h.resize(width: tabs.count + 10, height: 40)
+        await h.settle()
+        #expect(h.row(0).hasSuffix(" synced") && !h.row(0).contains("sync:") && h.row(0).hasPrefix(tabs), "\(h.row(0))")
+        h.resize(width: tabs.count + 3, height: 40)
+        await h.settle()
+        #expect(!h.row(0).contains("synced") && h.row(0).hasPrefix(tabs), "\(h.row(0))")
+    }
+
     @Test func infoToastsGoAfterFourSecondsOnTheHostClockAndStack() async throws {
         let h = try threeTabs()
         await h.perform { h.application.toast("Saved", style: .success) }

@@ -7,14 +7,14 @@ import Testing
 @Suite("Standard options without ArgumentParser")
 struct StandardOptionsFastPathTests {
     struct Fields: Equatable, CustomStringConvertible {
-        var tab, stateDir, keymap, record, replay: String?
+        var tab, stateDir, keymap, record, replay, syncUrl: String?
         var logLevel, theme: String
         var noAnimation, debugKeys, diagnose: Bool
         init(_ o: StandardOptions) {
-            tab = o.tab; stateDir = o.stateDir; keymap = o.keymap; record = o.record; replay = o.replay
+            tab = o.tab; stateDir = o.stateDir; keymap = o.keymap; record = o.record; replay = o.replay; syncUrl = o.syncUrl
             logLevel = o.logLevel; theme = o.theme; noAnimation = o.noAnimation; debugKeys = o.debugKeys; diagnose = o.diagnose
         }
-        var description: String { "\(tab as Any) \(stateDir as Any) \(keymap as Any) \(record as Any) \(replay as Any) \(logLevel) \(theme) \(noAnimation) \(debugKeys) \(diagnose)" }
+        var description: String { "\(tab as Any) \(stateDir as Any) \(keymap as Any) \(record as Any) \(replay as Any) \(syncUrl as Any) \(logLevel) \(theme) \(noAnimation) \(debugKeys) \(diagnose)" }
     }
 
     @Test("Lines it reads: the same options as ArgumentParser's", arguments: [
@@ -27,6 +27,8 @@ struct StandardOptionsFastPathTests {
         ["--replay=s.json", "--tab", "3"],
         ["--state-dir=/a=b"],
         ["--diagnose", "--theme", "auto"],
+        ["--sync-url", "postgres://ada@db/notes"],
+        ["--sync-url=postgres://ada:pw@/notes?host=/tmp/s", "--tab", "2"],
     ])
     func agreesWithArgumentParser(_ line: [String]) throws {
         let fast = try #require(StandardOptionsFastPath.parse(line), "refused \(line)")

@@ -160,6 +160,7 @@ extension AppletHost {
         overPanesObservation.run(key: over.finalize()) {
             // Observed here, so that a problem reported later asks for a frame.
             toastLayer.showStoreIssues()
+            toastLayer.showSyncStatus()
             panes.drawDividers(paneLayout(in: size), on: &canvas, theme: resolvedTheme)
             for layer in layers where !(layer is PanesLayer) && !(layer is ShellLayer) && layer.isPresented {
                 layer.draw(on: &canvas, in: context)

@@ -39,7 +39,9 @@ final class ShellLayer: HostLayer {
         switch host.shell {
         case .tabBar:
             tree.theme = context.theme
-            tabBarLine.draw(TabBarView(titles: host.tabs.map(\.title), selected: host.selectedTab), in: top, on: &canvas, tree: tree)
+            tabBarLine.draw(TabBarView(titles: host.tabs.map(\.title), selected: host.selectedTab,
+                                       sync: host.application.syncStatus.value, width: top.width),
+                            in: top, on: &canvas, tree: tree)
         case .custom(let makeView):
             customTree.theme = context.theme
             canvas.fill(top)

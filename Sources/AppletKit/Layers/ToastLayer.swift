@@ -48,6 +48,33 @@ final class ToastLayer: HostLayer {
         issuesShown = issues.count
     }
 
+    /// Says when syncing with a server stops (a warning that stays until the server is back, or
+    /// `Esc`) and when it is back (a success that goes by itself). The first connection says nothing.
+    func showSyncStatus() {
+        let status = application.syncStatus.value
+        defer { lastSyncStatus = status }
+        switch status {
+        case .offline(_, let reason):
+            guard !lastSyncStatus.isOffline else { return }
+            let toast = Toast("Sync offline (\(LogText.escaped(reason))): changes are kept on this machine and sent when the server is back.", style: .warning)
+            offlineToast = toast.id
+            toasts.modify { list in
+                list.append(toast)
+                if list.count > Toast.limit { list.removeFirst(list.count - Toast.limit) }
+            }
+        case .online:
+            guard lastSyncStatus.isOffline else { return }
+            if let id = offlineToast { application.dismissToast(id) }
+            offlineToast = nil
+            application.toast("Sync back online: changes made meanwhile were sent.", style: .success)
+        case .local, .connecting:
+            break
+        }
+    }
+
+    private var lastSyncStatus: SyncStatus = .local
+    private var offlineToast: UUID?
+
     /// Where the toasts go: as wide as the longest, up to two thirds of the screen, stacked up from
     /// the row above the footer (or the status bar).
     private func rect(in context: LayerContext) -> Rect? {

@@ -3,12 +3,13 @@ import CounterAppletInterface
 import DashboardAppletInterface
 
 /// Shows and changes the shared counter, knowing it only through `CounterAppletInterface`:
-/// a progress bar towards a goal, `d` doubles the count, `r` resets it, `>`/`<` move the goal.
+/// a progress bar towards a goal, `d` doubles the count, `r` resets it, `>`/`<` move the goal
+/// (shared by every instance of the app: a `SyncState`).
 public struct DashboardApplet: Applet {
     public let id = "dashboard"
     public let title = "Dashboard"
     @StoredState(\.counter) private var counter
-    @AppState(\.dashboardGoal) private var goal
+    @SyncState(\.dashboardGoal) private var goal
 
     public init() {}
 
