@@ -35,42 +35,45 @@ extension Application {
         state(keyPath).reset()
     }
 
-    /// Puts the stored state at `keyPath` back to its declared initial value, and removes its
-    /// saved value from the store file, so the next run starts from the initial value too.
+    // `reset(_:)` of a `StoredState`, `FileState`, `SecureState` or `SyncState` is the one of every
+    // persistent kind (`PersistentState.swift`).
+
+    // MARK: Persistent state by its kind's name
+
+    /// The stored state at `keyPath` in the current store (the same as `state(_:)`).
     ///
     /// ```swift
-    /// Application.reset(\.launches)
+    /// Application.storedState(\.counter).value += 1
     /// ```
-    public static func reset<Value>(_ keyPath: KeyPath<Application, StoredState<Value>>) {
-        storedState(keyPath).reset()
+    public static func storedState<Value>(_ keyPath: KeyPath<Application, StoredState<Value>>) -> StoredState<Value> {
+        withCurrentUnretained { $0.resolve(keyPath) }
     }
 
-    /// Puts the file state at `keyPath` back to its declared initial value, and deletes its file.
+    /// The file state at `keyPath` in the current store (the same as `state(_:)`).
     ///
     /// ```swift
-    /// Application.reset(\.prefs)
+    /// Application.fileState(\.bookmarks).value.append("https://swift.org")
     /// ```
-    public static func reset<Value>(_ keyPath: KeyPath<Application, FileState<Value>>) {
-        fileState(keyPath).reset()
+    public static func fileState<Value>(_ keyPath: KeyPath<Application, FileState<Value>>) -> FileState<Value> {
+        withCurrentUnretained { $0.resolve(keyPath) }
     }
 
-    /// Forgets the secret at `keyPath`: nil again, and removed from the keyring (or its file deleted).
+    /// The secret at `keyPath` in the current store (the same as `state(_:)`).
     ///
     /// ```swift
-    /// Application.reset(\.apiToken)
+    /// if let token = Application.secureState(\.apiToken).value { connect(token) }
     /// ```
-    public static func reset(_ keyPath: KeyPath<Application, SecureState>) {
-        secureState(keyPath).reset()
+    public static func secureState(_ keyPath: KeyPath<Application, SecureState>) -> SecureState {
+        withCurrentUnretained { $0.resolve(keyPath) }
     }
 
-    /// Puts the shared value at `keyPath` back to its declared initial value in every running
-    /// instance, and deletes its file.
+    /// The shared value at `keyPath` in the current store (the same as `state(_:)`).
     ///
     /// ```swift
-    /// Application.reset(\.sharedNote)
+    /// Application.syncState(\.sharedNote).value = "hi"
     /// ```
-    public static func reset<Value>(_ keyPath: KeyPath<Application, SyncState<Value>>) {
-        syncState(keyPath).reset()
+    public static func syncState<Value>(_ keyPath: KeyPath<Application, SyncState<Value>>) -> SyncState<Value> {
+        withCurrentUnretained { $0.resolve(keyPath) }
     }
 }
 

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 
 /// State that survives restarts in a human-readable JSON file of its own (pretty-printed, keys
 /// sorted): `<folder>/<feature>.<id>.json`, by default in `<storage.directory>/files`. Good for
@@ -21,53 +27,60 @@
 ///     var body: some View { Text("\(layout.columns) columns") }
 /// }
 /// ```
-@propertyWrapper
-public struct FileState<Value: Codable & Sendable>: BoxedState, MutableApplicationState {
-    private let core: HandleCore<FileState<Value>>
+public typealias FileState<Value: Codable & Sendable> = PersistentState<FileStateStrategy<Value>>
 
-    init(box: StateBox<Value>) { core = HandleCore(box: box) }
+/// How `FileState` keeps a value: a pretty-printed JSON file of its own, written in the coalesced
+/// write after a change and deleted by `reset()`.
+public struct FileStateStrategy<Value: Codable & Sendable>: PersistenceStrategy {
+    public static var kind: String { "FileState" }
 
-    /// The property wrapper: `@FileState(\.layout) var layout` reads and writes the value in the current store.
-    public init(_ keyPath: any KeyPath<Application, FileState<Value>> & Sendable) { core = HandleCore(keyPath: keyPath) }
+    /// What the value is named by in messages (its declaration's "Feature.id", or the file name).
+    public let key: String
+    /// The file.
+    public let path: String
+    /// The folder named when the file cannot be written.
+    public let root: String
+    public var id: String { path }
 
-    /// The property wrapper, for a key path that is not `Sendable` (to a main-actor property):
-    /// made on the main actor and used there only (checked at every access).
-    @MainActor
-    public init(_ keyPath: KeyPath<Application, FileState<Value>>) { core = HandleCore(mainActorKeyPath: keyPath) }
-
-    var box: StateBox<Value> { core.box }
-
-    /// The current value. Setting it notifies observers and saves it.
-    public var value: Value {
-        get { core.value }
-        nonmutating set { core.value = newValue }
+    public init(key: String, path: String, root: String) {
+        self.key = key
+        self.path = path
+        self.root = root
     }
 
-    /// Changes the value atomically (no other write can come in between), notifies once and saves.
-    @discardableResult
-    public func modify<R>(_ change: (inout Value) throws -> R) rethrows -> R { try core.modify(change) }
-
-    /// A binding that reads and writes this state.
-    public var binding: Binding<Value> { core.binding }
-
-    /// Every value this state takes from now on (ends when the consuming task is cancelled).
-    public var changes: AsyncStream<Value> { core.changes }
-
-    /// Puts the value back to the declared initial value and deletes the file (at the next
-    /// write), so the next run starts from the initial value too.
-    public func reset() { core.box.reset() }
-
-    public var wrappedValue: Value {
-        get { value }
-        nonmutating set { value = newValue }
+    public func load(initial: Value, from storage: PersistentStorage) -> Value? {
+        storage.read(path, key: key) { data in
+            let stored: JSONValue
+            do {
+                stored = try PersistentCoding.parse(data)
+            } catch {
+                throw PersistenceFailure("it was not valid JSON (cut short or damaged)")
+            }
+            do {
+                return try PersistentCoding.decode(stored, as: Value.self, initial: initial)
+            } catch {
+                throw PersistenceFailure("its content no longer fits the type of '\(key)' (\(PersistentCoding.describe(error)))")
+            }
+        }
     }
 
-    /// A binding to the value, resolved in the current store at every access.
-    public var projectedValue: Binding<Value> {
-        let state = self
-        return Binding(get: { state.value }, set: { state.value = $0 })
+    public func save(_ value: Value, to storage: PersistentStorage) throws {
+        try storage.write(try Self.encoded(value), to: path, root: root)
+    }
+
+    public func remove(from storage: PersistentStorage) throws {
+        try storage.removeFile(path, key: key)
+    }
+
+    public func unsavedCopy(of value: Value) -> Data? { try? Self.encoded(value) }
+
+    private static func encoded(_ value: Value) throws -> Data {
+        var data = try PersistentCoding.prettyEncoder().encode(value)
+        data.append(0x0A)
+        return data
     }
 }
+
 
 extension Application {
     /// Declares (or finds) file state; the first access reads the file, or uses `initial`.
@@ -139,17 +152,7 @@ extension Application {
         initial: () -> Value, key: String, name: String, folder: String?, declaration: Declaration
     ) -> FileState<Value> {
         let (path, root) = Self.filePath(persistence, name: name, folder: folder)
-        return FileState(box: persistentBox(
-            registryKey: "\(PersistentKind.file.rawValue):\(path)",
-            key: key,
-            declaration: declaration,
-            initial: initial,
-            load: { persistence, initial in persistence.loadFile(key: key, path: path, initial: initial) },
-            entry: { persistence in
-                ValueEntry<Value>(key: key, kind: .file, target: .file(path: path, root: root), persistence: persistence)
-            },
-            attach: { entry, box in entry.box = box }
-        ))
+        return FileState(box: persistentBox(FileStateStrategy<Value>(key: key, path: path, root: root), declaration: declaration, initial: initial))
     }
 
     /// Where a `FileState` lives, and the folder to name if it cannot be written.
@@ -159,27 +162,5 @@ extension Application {
         }
         let expanded = Path.expandingTilde(folder)
         return (Path.join(expanded, name), expanded)
-    }
-
-    /// The file state at `keyPath` in the current store (AppState's spelling).
-    ///
-    /// ```swift
-    /// Application.fileState(\.bookmarks).value.append("https://swift.org")
-    /// ```
-    public static func fileState<Value>(_ keyPath: KeyPath<Application, FileState<Value>>) -> FileState<Value> {
-        // Not `handle(_:)`: resolving the concrete type here calls its `init(box:)` directly
-        // instead of through the protocol witness table (a few ns per access).
-        withCurrentUnretained { $0.resolve(keyPath) }
-    }
-
-    /// The file state at `keyPath` in the current store (the same as `fileState(_:)`).
-    ///
-    /// ```swift
-    /// Application.state(\.bookmarks).value.removeAll()
-    /// ```
-    public static func state<Value>(_ keyPath: KeyPath<Application, FileState<Value>>) -> FileState<Value> {
-        // Not `handle(_:)`: resolving the concrete type here calls its `init(box:)` directly
-        // instead of through the protocol witness table (a few ns per access).
-        withCurrentUnretained { $0.resolve(keyPath) }
     }
 }

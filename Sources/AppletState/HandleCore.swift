@@ -1,6 +1,6 @@
-/// What every kind of state handle shares (`StoredState`, `FileState`, `SecureState`,
-/// `SyncState`): a handle returned by the store holds its box; a property wrapper holds a key path
-/// and finds the box in the current store at every access.
+/// What every state handle shares (`PersistentState`, whatever its kind): a handle returned by
+/// the store holds its box; a property wrapper holds a key path and finds the box in the current
+/// store at every access.
 struct HandleCore<Handle: BoxedState>: @unchecked Sendable {   // key path literals are immutable
     typealias Value = Handle.Value
 

@@ -12,44 +12,30 @@ import Glibc
 import Darwin
 #endif
 
-/// The kinds of state that live on disk. Each kind has keys of its own in the store's registry
-/// ("StoredState:Feature.id"), so a `StoredState` and a `FileState` with one feature and id are
-/// two values, kept in two places.
-enum PersistentKind: String, Sendable {
-    case stored = "StoredState"
-    case file = "FileState"
-    case secure = "SecureState"
-}
-
-/// One persistent key: its box, where it is saved, and whether it has changes not yet written.
+/// One persistent value: its strategy and box (in `StrategyEntry`), and whether it has changes
+/// not yet written.
 ///
-/// The box's `didChange` hook calls `markDirty()`: a relaxed load of `dirty` when a write is
-/// already pending (the common case: no lock, no allocation), else one exchange and a lock to
-/// queue the key. The writer clears `dirty` before it reads the value (under the box's lock), so
-/// a change made after that read always queues the key again.
+/// The box's `didChange` hook calls `changed()`. For a coalesced kind that is a relaxed load of
+/// `dirty` when a write is already pending (the common case: no lock, no allocation), else one
+/// exchange and a lock to queue the value. The writer clears `dirty` before it reads the value
+/// (under the box's lock), so a change made after that read always queues it again. An at-once
+/// kind writes from the hook itself.
 class PersistentEntry: @unchecked Sendable {
-    enum Target: Sendable {
-        /// A key in the app's one store file.
-        case store
-        /// A file of its own (`FileState`), under `root` for messages about unwritable folders.
-        case file(path: String, root: String)
-        /// A secret, written at once on every change (`SecureState`), to the engine's `SecretStore`.
-        case secret
-    }
-
     let key: String
-    let kind: PersistentKind
-    let target: Target
+    let atOnce: Bool
+    let isSecret: Bool
     let dirty = Atomic<Bool>(false)
-    /// Reset: the next write removes the saved value (the store file's key, or the file) instead
-    /// of writing it. Any later change clears it.
+    /// Reset: the next write removes the saved value instead of writing it. Any later change
+    /// clears it.
     let removed = Atomic<Bool>(false)
+    /// Held while this value is written at once: the last write carries the last value set.
+    let writeLock = Mutex(())
     let persistence: Persistence
 
-    init(key: String, kind: PersistentKind, target: Target, persistence: Persistence) {
+    init(key: String, atOnce: Bool, isSecret: Bool, persistence: Persistence) {
         self.key = key
-        self.kind = kind
-        self.target = target
+        self.atOnce = atOnce
+        self.isSecret = isSecret
         self.persistence = persistence
     }
 
@@ -57,10 +43,10 @@ class PersistentEntry: @unchecked Sendable {
     @inline(__always)
     final func changed() {
         if removed.load(ordering: .relaxed) { removed.store(false, ordering: .sequentiallyConsistent) }
-        markDirty()
+        if atOnce { persistence.writeNow(self) } else { markDirty() }
     }
 
-    /// Marks the key as changed and, if no write is pending, schedules one.
+    /// Marks the value as changed and, if no write is pending, schedules one.
     @inline(__always)
     final func markDirty() {
         if dirty.load(ordering: .relaxed) { return }
@@ -68,14 +54,25 @@ class PersistentEntry: @unchecked Sendable {
         persistence.schedule(self)
     }
 
-    /// The box, held strongly while the key waits for its write.
+    /// The box, held strongly while the value waits for its write.
     var anyBox: AnyObject? { nil }
 
-    /// The value's JSON as it is now (nil only before the box is attached).
-    func encoded() throws -> Data? { nil }
+    /// Saves the value as it is now (or removes it, after a reset) through the strategy.
+    func write(to storage: PersistentStorage) -> WriteOutcome { .skipped }
 
-    /// The current value of a secret (only `SecretEntry` has one).
-    var secret: String?? { nil }
+    /// What to copy somewhere when the value cannot be saved by the end.
+    func unsavedCopy() -> Data? { nil }
+}
+
+/// How one write of one value went.
+enum WriteOutcome {
+    case saved
+    /// Still to be saved: tried again with the next write, named at exit.
+    case failed(PersistenceFailure)
+    /// The value cannot be encoded: reported once, not tried again until it changes.
+    case unencodable(any Error)
+    /// The box is gone: nothing to write.
+    case skipped
 }
 
 // Entries hold their box `unowned`, not `weak`: a weak reference gives the box a side table and
@@ -83,51 +80,62 @@ class PersistentEntry: @unchecked Sendable {
 // The box owns the entry (through its hook), and a box is read only while its pending write holds
 // it strongly (`Dirty.keepAlive`) or from inside the box's own hook, so it is always alive then.
 
-/// The entry of a `StoredState` or `FileState`.
-final class ValueEntry<Value: Codable & Sendable>: PersistentEntry, @unchecked Sendable {
+/// The entry of a value kept by `Strategy`.
+final class StrategyEntry<Strategy: PersistenceStrategy>: PersistentEntry, @unchecked Sendable {
+    let strategy: Strategy
     /// Set once, before the box is published.
-    unowned var box: StateBox<Value>?
+    unowned var box: StateBox<Strategy.Value>?
+    /// What the strategy's `observe` started; ended with the entry.
+    var observation: (any PersistenceObservation)?
+
+    init(strategy: Strategy, persistence: Persistence) {
+        self.strategy = strategy
+        super.init(key: strategy.key, atOnce: Strategy.timing == .atOnce, isSecret: Strategy.isSecret, persistence: persistence)
+    }
+
+    deinit { observation?.cancel() }
 
     override var anyBox: AnyObject? { box }
 
-    override func encoded() throws -> Data? {
-        guard let box else { return nil }
-        switch target {
-        case .store: return try PersistentCoding.compactEncoder().encode(box.untrackedValue)
-        default:
-            var data = try PersistentCoding.prettyEncoder().encode(box.untrackedValue)
-            data.append(0x0A)
-            return data
+    override func write(to storage: PersistentStorage) -> WriteOutcome {
+        guard let box else { return .skipped }
+        do {
+            if removed.load(ordering: .sequentiallyConsistent) {
+                try strategy.remove(from: storage)
+            } else {
+                try strategy.save(box.untrackedValue, to: storage)
+            }
+            return .saved
+        } catch let failure as PersistenceFailure {
+            return .failed(failure)
+        } catch let error as EncodingError {
+            return .unencodable(error)
+        } catch {
+            return .failed(PersistenceFailure("\(error)"))
         }
     }
-}
 
-/// The entry of a `SecureState`.
-final class SecretEntry: PersistentEntry, @unchecked Sendable {
-    let secretKey: SecretKey
-    unowned var box: StateBox<String?>?
-    override var anyBox: AnyObject? { box }
-    override var secret: String?? { box.map { $0.untrackedValue } }
-
-    init(key: SecretKey, persistence: Persistence) {
-        secretKey = key
-        super.init(key: key.name, kind: .secure, target: .secret, persistence: persistence)
+    override func unsavedCopy() -> Data? {
+        guard !isSecret, !removed.load(ordering: .relaxed), let box else { return nil }
+        return strategy.unsavedCopy(of: box.untrackedValue)
     }
 }
 
-/// The persistence engine of one store: loads the store file and the files of `FileState` on first
-/// use, and `SecureState` values from its `SecretStore` (the desktop keyring, or files), and writes
-/// changes.
+/// The persistence engine of one store: it loads each persistent value through its strategy at
+/// the value's first access and saves its changes, the same way for every kind.
 ///
-/// Changes of `StoredState` and `FileState` are coalesced: the first change after a write
-/// schedules one write 100 ms later on a background thread (`BackgroundWork`); it saves every key
-/// changed by then.
-/// `Application.shared.flush()` writes pending changes at once, and so does the process's normal
-/// end (`main` returning, or `exit()`), through `ExitFlush`. Every write goes through `AtomicFile`
-/// (temporary file, fsync, rename) and all of them are serialized by the `disk` lock.
+/// Changes of coalesced kinds (`StoredState`, `FileState`) wait: the first change after a write
+/// schedules one write 100 ms later on a background thread (`BackgroundWork`); it saves every
+/// value changed by then. `Application.shared.flush()` writes pending changes at once, and so
+/// does the process's normal end (`main` returning, or `exit()`), through `ExitFlush`. At-once
+/// kinds (`SecureState`, `SyncState`) write from the thread that set the value. A write that
+/// fails stays pending: tried again with the next, and named at exit (`unsaved`).
 ///
-/// Problems (a damaged file, an unwritable folder) are reported once each in the store's
-/// `storeIssues`; the app keeps running with its values in memory.
+/// The engine also owns the app's one store file (the document `StoredState` keeps its keys in),
+/// the state folder's lock, and the file primitives every kind writes through
+/// (`PersistentStorage`): atomic writes, bounded reads, damaged files moved aside. Problems (a
+/// damaged file, an unwritable folder) are reported once each in the store's `storeIssues`; the
+/// app keeps running with its values in memory.
 final class Persistence: StateStorage {
     static let registryKey = "AppletState.persistence"
     /// How long a change waits for others to join its write.
@@ -144,6 +152,13 @@ final class Persistence: StateStorage {
     /// Files written so far (for tests: coalescing).
     let fileWrites = Atomic<Int>(0)
 
+    /// The registry keys of values whose kind keeps secrets (`PersistenceStrategy.isSecret`):
+    /// `Application.description` never shows them.
+    private let secretKeys = Mutex<Set<String>>([])
+
+    func markSecret(_ registryKey: String) { secretKeys.withLock { _ = $0.insert(registryKey) } }
+    func isSecret(_ registryKey: String) -> Bool { secretKeys.withLock { $0.contains(registryKey) } }
+
     /// A changed entry, with its box kept alive until the write (the box is never used here).
     private struct Dirty: @unchecked Sendable {
         let entry: PersistentEntry
@@ -155,6 +170,15 @@ final class Persistence: StateStorage {
         var scheduled = false
     }
     private let pending = Mutex(Pending())
+    /// Held while a batch of coalesced writes runs: one batch at a time.
+    private let batch = Mutex(())
+
+    /// Values whose last write failed, and values that cannot be encoded.
+    private struct Outcomes {
+        var failed: [ObjectIdentifier: (item: Dirty, failure: PersistenceFailure)] = [:]
+        var unencodable: Set<String> = []
+    }
+    private let outcomes = Mutex(Outcomes())
 
     /// Everything about the files; held while reading or writing them, so I/O is serialized.
     private struct Disk {
@@ -163,45 +187,30 @@ final class Persistence: StateStorage {
         /// The store file could not be read (or was damaged and could not be moved aside):
         /// never overwrite it.
         var storeBlocked = false
-        /// The store file has changes a failed write did not save.
+        /// The store file has changes not written yet (this batch's, or a failed write's).
         var storeNeedsWrite = false
-        /// Files of `FileState` not to overwrite (unreadable, or damaged and stuck).
-        var blockedFiles: Set<String> = []
-        /// Entries whose file write failed, tried again with the next write.
-        var retry: [ObjectIdentifier: Dirty] = [:]
+        /// Keys of the store file changed since its last successful write.
+        var storeUnsaved: Set<String> = []
+        /// Why the store file's last write failed.
+        var storeFailure: String?
+        /// Files not to overwrite (unreadable, or damaged and stuck), with why.
+        var blocked: [String: String] = [:]
         /// For each root folder (the state folder, or a `FileState`'s own folder), the folders in
         /// it where writes fail now. A root's failure is reported when its first folder starts
         /// failing, and again only after every folder in it has worked since.
         var failing: [String: Set<String>] = [:]
-        /// Keys whose value could not be encoded, reported once each.
-        var unencodable: Set<String> = []
+        /// Files that could not be deleted, reported once each until one deletion works.
+        var undeletable: Set<String> = []
         /// `close()` was called: nothing is written any more.
         var closed = false
         /// The state folder's lock (`StateFolderLock`), taken at the first load or write.
         var lock: StateFolderLock.Outcome?
-        /// Keys of the store file changed since its last successful write.
-        var storeUnsaved: Set<String> = []
-        /// Why the last write of each path failed (for what is reported at exit).
-        var failures: [String: String] = [:]
     }
     private let disk = Mutex(Disk())
 
-    /// A secret whose last write or removal failed: where it belongs and why (for the exit report).
-    private struct UnsavedSecret {
-        var place: String
-        var reason: String
-    }
-
-    /// Everything about secrets; held while one is read or written, so the store sees one call at
-    /// a time and the last write always carries the last value set. Taken before `disk`, never
-    /// while holding it.
-    private struct Secrets {
-        /// Chosen at the first secret read or written (`SecretStores.make`).
-        var store: (any SecretStore)?
-        /// By key ("Feature.id").
-        var unsaved: [String: UnsavedSecret] = [:]
-    }
-    private let secrets = Mutex(Secrets())
+    /// The store of this engine's secrets; held while one is read or written, so the store sees
+    /// one call at a time. Taken before `disk`, never while holding it.
+    private let secrets = Mutex<(any SecretStore)?>(nil)
 
     private struct Owners {
         /// Where problems go: the `storeIssues` of the latest store that used this engine (a
@@ -234,11 +243,7 @@ final class Persistence: StateStorage {
     /// Records that `application` uses this engine. Returns true the first time: the caller
     /// then registers this engine's `flush` with it and makes it the store to report to.
     func adopt(_ application: Application) -> Bool {
-        owners.withLock { Self.adopt(application, &$0) }
-    }
-
-    private static func adopt(_ application: Application, _ owners: inout Owners) -> Bool {
-        owners.flushRegistered.insert(ObjectIdentifier(application)).inserted
+        owners.withLock { $0.flushRegistered.insert(ObjectIdentifier(application)).inserted }
     }
 
     /// Sends problems to `application`'s `storeIssues` from now on, and flushes with it.
@@ -289,14 +294,10 @@ final class Persistence: StateStorage {
         return "another \(configuration.appID)\(pid.map { " (pid \($0))" } ?? "") is using \(configuration.directory)"
     }
 
-    // MARK: Coalesced writes
+    // MARK: Writing
 
     /// Queues `entry` for the next write, scheduling that write if none is pending.
     func schedule(_ entry: PersistentEntry) {
-        if case .secret = entry.target {
-            writeSecret(entry)
-            return
-        }
         let item = Dirty(entry: entry, keepAlive: entry.anyBox)
         let start = pending.withLock { pending -> Bool in
             pending.dirty[ObjectIdentifier(entry)] = item
@@ -309,111 +310,190 @@ final class Persistence: StateStorage {
         }
     }
 
-    /// Writes every pending change now (the scheduled write, and `Application.shared.flush()`).
+    /// Writes every pending change now (the scheduled write, and `Application.shared.flush()`),
+    /// and tries again what failed before.
     func writePending() {
-        let issues = disk.withLock { disk -> [StoreIssue] in
-            var issues = ensureLock(&disk)
-            var batch = pending.withLock { pending -> [ObjectIdentifier: Dirty] in
-                let batch = pending.dirty
+        batch.withLock { _ in
+            var items = pending.withLock { pending -> [ObjectIdentifier: Dirty] in
+                let items = pending.dirty
                 pending.dirty = [:]
                 pending.scheduled = false
-                return batch
+                return items
             }
-            if disk.closed { return issues }
-            batch.merge(disk.retry) { current, _ in current }
-            disk.retry = [:]
-            var storeChanged = disk.storeNeedsWrite
-            for (id, item) in batch {
-                let entry = item.entry
+            if isClosed { return }
+            report(disk.withLock { ensureLock(&$0) })
+            let retries = outcomes.withLock { outcomes -> [ObjectIdentifier: Dirty] in
+                var retries: [ObjectIdentifier: Dirty] = [:]
+                for (id, failed) in outcomes.failed where !failed.item.entry.atOnce {
+                    retries[id] = failed.item
+                    outcomes.failed[id] = nil
+                }
+                return retries
+            }
+            items.merge(retries) { current, _ in current }
+            let storage = PersistentStorage(engine: self)
+            for (id, item) in items {
                 // Cleared before the value is read: a change after this read marks it again.
-                entry.dirty.store(false, ordering: .sequentiallyConsistent)
-                if entry.removed.load(ordering: .sequentiallyConsistent) {
-                    switch entry.target {
-                    case .store:
-                        if disk.document != nil, disk.document!.fragments.removeValue(forKey: entry.key) != nil {
-                            storeChanged = true
-                            disk.storeUnsaved.insert(entry.key)
-                        }
-                    case .file(let path, _):
-                        if disk.blockedFiles.contains(path) { continue }
-                        if let reason = lockedOut(path, disk: &disk) {
-                            disk.failures[path] = reason
-                            disk.retry[id] = item
-                        } else if unlink(path) != 0, errno != ENOENT, errno != ENOTDIR {
-                            let reason = String(cString: strerror(errno))
-                            if disk.failures.updateValue(reason, forKey: path) == nil {
-                                issues.append(StoreIssue("Cannot delete \(path) to reset '\(entry.key)': \(reason). The value in memory is the initial one; the file keeps the old one until it can be removed.", path: path))
-                            }
-                            disk.retry[id] = item
-                        } else {
-                            disk.failures[path] = nil
-                        }
-                    case .secret:
-                        break
-                    }
-                    continue
-                }
-                let data: Data
-                do {
-                    guard let encoded = try entry.encoded() else { continue }
-                    data = encoded
-                    disk.unencodable.remove(entry.key)
-                } catch {
-                    if disk.unencodable.insert(entry.key).inserted {
-                        issues.append(StoreIssue("Cannot save '\(entry.key)': its value cannot be written as JSON (\(error)). It is kept in memory only.", path: nil))
-                    }
-                    continue
-                }
-                switch entry.target {
-                case .store:
-                    // Kept in the document even when the file is blocked: what was not saved can
-                    // still be written elsewhere at exit.
-                    if disk.document != nil {
-                        disk.document!.fragments[entry.key] = data
-                        storeChanged = true
-                        disk.storeUnsaved.insert(entry.key)
-                    }
-                case .file(let path, let root):
-                    if disk.blockedFiles.contains(path) {
-                        disk.retry[id] = item
-                        continue
-                    }
-                    if !save(data, to: path, root: root, disk: &disk, issues: &issues) { disk.retry[id] = item }
-                case .secret:
-                    break
-                }
+                item.entry.dirty.store(false, ordering: .sequentiallyConsistent)
+                record(item.entry.write(to: storage), of: item, id: id)
             }
-            if storeChanged, let document = disk.document {
-                if disk.storeBlocked {
-                    disk.storeNeedsWrite = true
-                } else {
-                    disk.storeNeedsWrite = !save(document.serialized(), to: storePath, root: configuration.directory, disk: &disk, issues: &issues)
-                    if !disk.storeNeedsWrite { disk.storeUnsaved = [] }
-                }
-            }
-            return issues
+            report(writeStoreFile())
         }
+    }
+
+    /// Saves (or removes) an at-once kind's value now, from the thread that changed it. The
+    /// value saved is the box's current one, read under the entry's lock, so the saved value
+    /// always ends as the last one set.
+    func writeNow(_ entry: PersistentEntry) {
+        entry.writeLock.withLock { _ in
+            guard !isClosed else { return }
+            let item = Dirty(entry: entry, keepAlive: entry.anyBox)
+            record(entry.write(to: PersistentStorage(engine: self)), of: item, id: ObjectIdentifier(entry))
+        }
+    }
+
+    private func record(_ outcome: WriteOutcome, of item: Dirty, id: ObjectIdentifier) {
+        let key = item.entry.key
+        switch outcome {
+        case .saved:
+            outcomes.withLock {
+                $0.failed[id] = nil
+                $0.unencodable.remove(key)
+            }
+        case .failed(let failure):
+            outcomes.withLock { $0.failed[id] = (item, failure) }
+        case .unencodable(let error):
+            let first = outcomes.withLock {
+                $0.failed[id] = nil
+                return $0.unencodable.insert(key).inserted
+            }
+            if first {
+                report([StoreIssue("Cannot save '\(key)': its value cannot be written as JSON (\(error)). It is kept in memory only.", path: nil)])
+            }
+        case .skipped:
+            break
+        }
+    }
+
+    // MARK: The store file
+
+    /// The saved JSON of `key` in the store file, reading the file at the first call.
+    func storeValue(for key: String) -> (value: JSONValue?, issues: [StoreIssue]) {
+        disk.withLock { disk in
+            let issues = ensureDocument(&disk)
+            return ((try? disk.document!.value(for: key)) ?? nil, issues)
+        }
+    }
+
+    /// Sets `key` in the store file, written at the end of the batch.
+    func setStoreValue(_ data: Data, for key: String) {
+        disk.withLock { disk in
+            // Kept in the document even when the file is blocked: what was not saved can still
+            // be written elsewhere at exit.
+            _ = ensureDocument(&disk)
+            disk.document!.fragments[key] = data
+            disk.storeNeedsWrite = true
+            disk.storeUnsaved.insert(key)
+        }
+    }
+
+    /// Removes `key` from the store file, at the end of the batch.
+    func removeStoreValue(for key: String) {
+        disk.withLock { disk in
+            _ = ensureDocument(&disk)
+            if disk.document!.fragments.removeValue(forKey: key) != nil {
+                disk.storeNeedsWrite = true
+                disk.storeUnsaved.insert(key)
+            }
+        }
+    }
+
+    private func ensureDocument(_ disk: inout Disk) -> [StoreIssue] {
+        guard disk.document == nil else { return [] }
+        var issues = ensureLock(&disk)
+        let (document, blocked, problems) = readDocument()
+        disk.document = document
+        disk.storeBlocked = blocked
+        issues += problems
+        return issues
+    }
+
+    /// Writes the store file if this batch (or a failed write before it) changed it.
+    private func writeStoreFile() -> [StoreIssue] {
+        disk.withLock { disk in
+            guard disk.storeNeedsWrite, let document = disk.document, !disk.closed else { return [] }
+            if disk.storeBlocked {
+                disk.storeFailure = "the file could not be read, so it is left untouched"
+                return []
+            }
+            do throws(SaveError) {
+                try save(document.serialized(), to: storePath, root: configuration.directory, disk: &disk)
+                disk.storeNeedsWrite = false
+                disk.storeUnsaved = []
+                disk.storeFailure = nil
+                return []
+            } catch {
+                disk.storeFailure = error.reason
+                return error.issues
+            }
+        }
+    }
+
+    // MARK: Files
+
+    /// Writes a file as every state file is written; see `PersistentStorage.write`.
+    func write(_ data: Data, to path: String, root: String) throws(PersistenceFailure) {
+        let result = disk.withLock { disk -> SaveError? in
+            do throws(SaveError) {
+                try save(data, to: path, root: root, disk: &disk)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        guard let result else { return }
+        report(result.issues)
+        throw PersistenceFailure(result.reason, place: path)
+    }
+
+    /// Deletes a state file; a missing one is no error. A damaged file left untouched stays.
+    func removeFile(_ path: String, key: String) throws(PersistenceFailure) {
+        let result = disk.withLock { disk -> (String, [StoreIssue])? in
+            if disk.blocked[path] != nil { return nil }
+            if let reason = lockedOut(path, disk: &disk) { return (reason, []) }
+            if unlink(path) != 0, errno != ENOENT, errno != ENOTDIR {
+                let reason = String(cString: strerror(errno))
+                guard disk.undeletable.insert(path).inserted else { return (reason, []) }
+                return (reason, [StoreIssue("Cannot delete \(path) to reset '\(key)': \(reason). The value in memory is the initial one; the file keeps the old one until it can be removed.", path: path)])
+            }
+            disk.undeletable.remove(path)
+            return nil
+        }
+        guard let (reason, issues) = result else { return }
         report(issues)
+        throw PersistenceFailure(reason, place: path)
+    }
+
+    /// Why a write failed, and what to report about it (once per root).
+    private struct SaveError: Error {
+        var reason: String
+        var issues: [StoreIssue] = []
     }
 
     /// Writes `data` atomically, creating its folder (0700). Reports a failure once per `root`.
-    private func save(_ data: Data, to path: String, root: String, disk: inout Disk, issues: inout [StoreIssue]) -> Bool {
-        if let reason = lockedOut(path, disk: &disk) {
-            disk.failures[path] = reason
-            return false
-        }
+    private func save(_ data: Data, to path: String, root: String, disk: inout Disk) throws(SaveError) {
+        if let reason = disk.blocked[path] { throw SaveError(reason: reason) }
+        if let reason = lockedOut(path, disk: &disk) { throw SaveError(reason: reason) }
         let folder = Path.directory(of: path)
         do {
             try AtomicFile.ensureDirectory(folder, mode: 0o700)
             try AtomicFile.write(data, to: path, mode: 0o600)
             fileWrites.add(1, ordering: .relaxed)
-            disk.failures[path] = nil
             worked(folder, root: root, disk: &disk)
-            return true
         } catch {
-            disk.failures[path] = (error as? AtomicFile.Failure)?.reason ?? "\(error)"
+            var issues: [StoreIssue] = []
             failed(folder, root: root, error: error, disk: &disk, issues: &issues)
-            return false
+            throw SaveError(reason: (error as? AtomicFile.Failure)?.reason ?? "\(error)", issues: issues)
         }
     }
 
@@ -450,49 +530,42 @@ final class Persistence: StateStorage {
 
     // MARK: What could not be saved
 
-    /// What is still unsaved after a last `writePending()`: the store file's changed keys, the
-    /// `FileState` files and secrets whose writes failed. With `writingCopies`, each value that
-    /// can be is written beside its file (`<file>.unsaved-<time>`) or, if that fails too, in a
-    /// folder of its own in the temporary folder; secrets are never copied.
+    /// What is still unsaved after a last `writePending()`: the store file's changed keys, and
+    /// each value whose last write failed. With `writingCopies`, each value that can be is
+    /// written beside its file (`<file>.unsaved-<time>`) or, if that fails too, in a folder of
+    /// its own in the temporary folder; secrets are never copied.
     func unsaved(writingCopies: Bool) -> [UnsavedChange] {
-        let secrets = self.secrets.withLock { $0.unsaved.map { ($0.key, $0.value.place, $0.value.reason) } }
-        let found = disk.withLock { disk -> ((Set<String>, Data, String)?, [(String, String, Data?, String)])? in
+        let found = disk.withLock { disk -> (keys: [String], data: Data, reason: String)?? in
             if disk.closed { return nil }
-            var store: (Set<String>, Data, String)?
-            if disk.storeNeedsWrite, !disk.storeUnsaved.isEmpty, let document = disk.document {
-                let reason = disk.failures[storePath] ?? (disk.storeBlocked ? "the file could not be read, so it is left untouched" : "it could not be written")
-                store = (disk.storeUnsaved, document.serialized(), reason)
-            }
-            var files: [(String, String, Data?, String)] = []
-            for item in disk.retry.values {
-                guard case .file(let path, _) = item.entry.target else { continue }
-                let data = item.entry.removed.load(ordering: .relaxed) ? nil : (try? item.entry.encoded()) ?? nil
-                files.append((item.entry.key, path, data, disk.failures[path] ?? "it could not be written"))
-            }
-            return (store, files)
+            guard disk.storeNeedsWrite, !disk.storeUnsaved.isEmpty, let document = disk.document else { return .some(nil) }
+            return (disk.storeUnsaved.sorted(), document.serialized(), disk.storeFailure ?? "it could not be written")
         }
-        guard let (store, files) = found else { return [] }
+        guard let store = found else { return [] }
         var changes: [UnsavedChange] = []
         if let (keys, data, reason) = store {
-            changes.append(UnsavedChange(keys: keys.sorted(), path: storePath, reason: reason,
+            changes.append(UnsavedChange(keys: keys, path: storePath, reason: reason,
                                          copy: writingCopies ? writeCopy(data, of: storePath) : nil))
         }
-        for (key, path, data, reason) in files.sorted(by: { $0.1 < $1.1 }) {
-            changes.append(UnsavedChange(keys: [key], path: path, reason: reason,
-                                         copy: writingCopies ? data.flatMap { writeCopy($0, of: path) } : nil))
+        let failed = outcomes.withLock { Array($0.failed.values) }
+        let values = failed.map { (entry: $0.item.entry, place: $0.failure.place ?? $0.item.entry.key, reason: $0.failure.reason) }
+        for value in values.filter({ !$0.entry.isSecret }).sorted(by: { ($0.place, $0.entry.key) < ($1.place, $1.entry.key) }) {
+            changes.append(UnsavedChange(keys: [value.entry.key], path: value.place, reason: value.reason,
+                                         copy: writingCopies ? value.entry.unsavedCopy().flatMap { writeCopy($0, of: value.place) } : nil))
         }
-        for (key, place, reason) in secrets.sorted(by: { ($0.1, $0.0) < ($1.1, $1.0) }) {
-            changes.append(UnsavedChange(keys: [key], path: place, reason: reason, copy: nil, isSecret: true))
+        for value in values.filter(\.entry.isSecret).sorted(by: { ($0.place, $0.entry.key) < ($1.place, $1.entry.key) }) {
+            changes.append(UnsavedChange(keys: [value.entry.key], path: value.place, reason: value.reason, copy: nil, isSecret: true))
         }
         return changes
     }
 
-    /// Writes what could not be saved to `path` beside it, else in the temporary folder; returns
-    /// where, or nil if neither could be written.
+    /// Writes what could not be saved to `path` beside it (when it is a file's path), else in the
+    /// temporary folder; returns where, or nil if neither could be written.
     private func writeCopy(_ data: Data, of path: String) -> String? {
         let stamp = Self.timestamp()
+        // Beside a file only: a place that is not a path ("the desktop keyring", a server's name)
+        // has no folder of its own.
         let beside = "\(path).unsaved-\(stamp)"
-        if access(beside, F_OK) != 0, (try? AtomicFile.write(data, to: beside, mode: 0o600)) != nil { return beside }
+        if path.hasPrefix("/"), access(beside, F_OK) != 0, (try? AtomicFile.write(data, to: beside, mode: 0o600)) != nil { return beside }
         let base = ProcessEnvironment.temporaryDirectory
         var template = Array("\(base)/\(Self.fileName(configuration.appID))-unsaved-\(stamp)-XXXXXX".utf8CString)
         guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else { return nil }
@@ -507,38 +580,16 @@ final class Persistence: StateStorage {
     var isClosed: Bool { disk.withLock { $0.closed } }
 
     /// The store of this engine's secrets, chosen at the first use.
-    var secretStore: any SecretStore { secrets.withLock { store(&$0) } }
+    var secretStore: any SecretStore { withSecretStore { $0 } }
 
-    private func store(_ secrets: inout Secrets) -> any SecretStore {
-        if let store = secrets.store { return store }
-        let store = SecretStores.make(for: self)
-        secrets.store = store
-        return store
-    }
-
-    /// A `SecureState`'s value at its first access: the saved secret, or nil.
-    func loadSecret(_ key: SecretKey) -> (value: String?, issues: [StoreIssue]) {
-        secrets.withLock { store(&$0).load(key) }
-    }
-
-    /// Saves (or, for nil, removes) a secret now. The value saved is the box's current one, read
-    /// under the secrets lock, so the store always ends with the last value set.
-    func writeSecret(_ entry: PersistentEntry) {
-        guard let entry = entry as? SecretEntry else { return }
-        let issues = secrets.withLock { secrets -> [StoreIssue] in
-            guard !isClosed, let value = entry.secret else { return [] }
-            let store = store(&secrets)
-            let key = entry.secretKey
-            switch value.map({ store.save($0, for: key) }) ?? store.remove(key) {
-            case .done:
-                secrets.unsaved[key.name] = nil
-                return []
-            case .failed(let reason, let issues):
-                secrets.unsaved[key.name] = UnsavedSecret(place: store.place(of: key), reason: reason)
-                return issues
-            }
+    /// Runs `body` with the secret store (chosen at the first use), one call at a time.
+    func withSecretStore<R>(_ body: (any SecretStore) -> R) -> R {
+        secrets.withLock { chosen in
+            if let store = chosen { return body(store) }
+            let store = SecretStores.make(for: self)
+            chosen = store
+            return body(store)
         }
-        report(issues)
     }
 
     // MARK: The state folder, for secrets in files (FileSecretStore)
@@ -557,9 +608,12 @@ final class Persistence: StateStorage {
     /// 0600, an unwritable `root` reported once). Returns whether it was written, else why not.
     func writeFile(_ data: Data, to path: String, root: String) -> (saved: Bool, reason: String, issues: [StoreIssue]) {
         disk.withLock { disk in
-            var issues: [StoreIssue] = []
-            let saved = save(data, to: path, root: root, disk: &disk, issues: &issues)
-            return (saved, disk.failures[path] ?? "it could not be written", issues)
+            do throws(SaveError) {
+                try save(data, to: path, root: root, disk: &disk)
+                return (true, "", [])
+            } catch {
+                return (false, error.reason, error.issues)
+            }
         }
     }
 
@@ -574,33 +628,10 @@ final class Persistence: StateStorage {
 
     // MARK: Loading
 
-    /// A `StoredState`'s value at its first access: the saved one, or `initial`.
-    func loadStored<Value: Codable & Sendable>(key: String, initial: Value) -> (value: Value, issues: [StoreIssue]) {
-        var issues: [StoreIssue] = []
-        let stored = disk.withLock { disk -> JSONValue? in
-            if disk.document == nil {
-                issues = ensureLock(&disk)
-                let (document, blocked, problems) = readDocument()
-                disk.document = document
-                disk.storeBlocked = blocked
-                issues += problems
-            }
-            return try? disk.document!.value(for: key)
-        }
-        guard let stored else { return (initial, issues) }
-        do {
-            return (try PersistentCoding.decode(stored, as: Value.self, initial: initial), issues)
-        } catch {
-            let kept = keepAside(stored, key: key)
-            issues.append(StoreIssue("The saved value of '\(key)' in \(storePath) no longer fits its type (\(PersistentCoding.describe(error))); it was kept as \(kept), and '\(key)' starts from its initial value. Other saved values are unaffected.", path: storePath))
-            return (initial, issues)
-        }
-    }
-
     /// Keeps a saved value that no longer decodes, before the first save replaces it: in a file
     /// beside the store file (`<store>.<key>.mistyped-<time>`), or, if that cannot be written,
     /// in the store file under a key of its own. Returns where it is, for the message.
-    private func keepAside(_ value: JSONValue, key: String) -> String {
+    func keepAside(_ value: JSONValue, key: String) -> String {
         let suffix = "mistyped-\(Self.timestamp())"
         let path = "\(storePath).\(Self.fileName(key)).\(suffix)"
         let data = (try? PersistentCoding.prettyEncoder().encode(value)) ?? Data(value.description.utf8)
@@ -618,42 +649,30 @@ final class Persistence: StateStorage {
         }
     }
 
-    /// A `FileState`'s value at its first access: the file's, or `initial`.
-    func loadFile<Value: Codable & Sendable>(key: String, path: String, initial: Value) -> (value: Value, issues: [StoreIssue]) {
-        disk.withLock { disk -> (Value, [StoreIssue]) in
+    /// A file's value at its first access; see `PersistentStorage.read`.
+    func readFile<T>(_ path: String, key: String, decode: (Data) throws -> T) -> (T?, [StoreIssue]) {
+        disk.withLock { disk -> (T?, [StoreIssue]) in
             let locking = ensureLock(&disk)
-            let (value, issues) = loadFileLocked(key: key, path: path, initial: initial, disk: &disk)
-            return (value, locking + issues)
-        }
-    }
-
-    private func loadFileLocked<Value: Codable & Sendable>(key: String, path: String, initial: Value, disk: inout Disk) -> (Value, [StoreIssue]) {
             switch Self.readExisting(path) {
             case .absent:
-                return (initial, [])
+                return (nil, locking)
             case .unreadable(let reason):
-                disk.blockedFiles.insert(path)
-                disk.failures[path] = "it could not be read (\(reason)), so it is left untouched"
-                return (initial, [StoreIssue("Cannot read \(path) (\(reason)); '\(key)' starts from its initial value and the file is left untouched, so changes are kept in memory only.", path: path)])
+                disk.blocked[path] = "it could not be read (\(reason)), so it is left untouched"
+                return (nil, locking + [StoreIssue("Cannot read \(path) (\(reason)); '\(key)' starts from its initial value and the file is left untouched, so changes are kept in memory only.", path: path)])
             case .data(let data):
                 let problem: String
                 do {
-                    let stored = try PersistentCoding.parse(data)
-                    do {
-                        return (try PersistentCoding.decode(stored, as: Value.self, initial: initial), [])
-                    } catch {
-                        problem = "its content no longer fits the type of '\(key)' (\(PersistentCoding.describe(error)))"
-                    }
+                    return (try decode(data), locking)
+                } catch let failure as PersistenceFailure {
+                    problem = data.isEmpty ? "it was empty" : failure.reason
                 } catch {
-                    problem = data.isEmpty ? "it was empty" : "it was not valid JSON (cut short or damaged)"
+                    problem = data.isEmpty ? "it was empty" : "it could not be read as the value (\(error))"
                 }
                 let (issue, stuck) = setAside(path, problem: problem, values: "'\(key)' starts from its initial value")
-                if stuck {
-                    disk.blockedFiles.insert(path)
-                    disk.failures[path] = "it is damaged and could not be moved aside, so it is left untouched"
-                }
-                return (initial, [issue])
+                if stuck { disk.blocked[path] = "it is damaged and could not be moved aside, so it is left untouched" }
+                return (nil, locking + [issue])
             }
+        }
     }
 
     /// Reads the store file once: its keys, or an empty document if it is missing or damaged.
@@ -746,21 +765,19 @@ extension Application {
         return engine
     }
 
-    /// The box of a persistent key: the existing one, or a new one holding what `load` read (given
-    /// the declaration's initial value), with a hook that saves its changes. Problems found while
+    /// The box of a persistent value: the existing one, or a new one holding what the strategy
+    /// loaded (else the declaration's initial value), with a hook that saves its changes and,
+    /// if the strategy observes, the values saved elsewhere coming in. Problems found while
     /// loading are reported once, by the access that made the box.
     ///
-    /// `registryKey` is the kind and the key ("StoredState:Feature.id"); `key` is what the value is
-    /// saved under and named by in messages.
-    func persistentBox<Value: Sendable, Entry: PersistentEntry>(
-        registryKey: String,
-        key: String,
-        declaration: Declaration,
-        initial: () -> Value,
-        load: (Persistence, Value) -> (value: Value, issues: [StoreIssue]),
-        entry makeEntry: (Persistence) -> Entry,
-        attach: (Entry, StateBox<Value>) -> Void
-    ) -> StateBox<Value> {
+    /// The registry key is the kind and the strategy's id ("StoredState:Feature.id"); the
+    /// strategy's `key` is what the value is named by in messages.
+    func persistentBox<Strategy: PersistenceStrategy>(
+        _ strategy: Strategy, declaration: Declaration, initial: () -> Strategy.Value
+    ) -> StateBox<Strategy.Value> {
+        typealias Value = Strategy.Value
+        let registryKey = "\(Strategy.kind):\(strategy.id)"
+        let key = strategy.key
         let persistence = self.persistence
         // A value of another type under this key is kept in memory only.
         let fallback = { (other: String) in StateBox(initial(), key: other) }
@@ -769,25 +786,31 @@ extension Application {
             return box(key: registryKey, name: key, declaration: declaration, make: { StateBox(initial(), key: key) }, fallback: fallback)
         }
         let start = initial()
-        let (value, issues) = load(persistence, start)
-        var created = false
+        let collected = IssueCollector()
+        let value = strategy.load(initial: start, from: PersistentStorage(engine: persistence, collecting: collected)) ?? start
+        var created: StrategyEntry<Strategy>?
         let made = box(key: registryKey, name: key, declaration: declaration, make: { () -> StateBox<Value> in
-            created = true
-            let entry = makeEntry(persistence)
-            let box: StateBox<Value>
-            if case .secret = entry.target {
-                box = StateBox(value, initial: start, key: key) { _ in persistence.writeSecret(entry) }
-            } else {
-                box = StateBox(value, initial: start, key: key, didChange: { _ in entry.changed() }, onReset: { box in
-                    // Back to the initial value, and the saved one removed at the next write.
-                    box.restoreInitial { entry.removed.store(true, ordering: .sequentiallyConsistent) }
-                    entry.markDirty()
-                })
+            let entry = StrategyEntry(strategy: strategy, persistence: persistence)
+            created = entry
+            let box = StateBox(value, initial: start, key: key, didChange: { _ in entry.changed() }, onReset: { box in
+                // Back to the initial value, and the saved one removed (at once, or at the next write).
+                box.restoreInitial { entry.removed.store(true, ordering: .sequentiallyConsistent) }
+                if entry.atOnce { persistence.writeNow(entry) } else { entry.markDirty() }
+            })
+            entry.box = box
+            if let coordinating = strategy as? any ValueCoordinating<Value> {
+                box.coordinator = coordinating.coordinator(for: box)
             }
-            attach(entry, box)
             return box
         }, fallback: fallback)
-        if created { persistence.report(issues) }
+        if let entry = created {
+            if Strategy.isSecret { persistence.markSecret(registryKey) }
+            persistence.report(collected.all)
+            entry.observation = strategy.observe(in: PersistentStorage(engine: persistence)) { [weak made] value in
+                guard let made else { return }
+                made.setFromOutside(value ?? made.initial)
+            }
+        }
         return made
     }
 
@@ -798,4 +821,10 @@ extension Application {
 
     /// How many files this store has written (for tests of coalescing).
     var persistentFileWrites: Int { persistence.fileWrites.load(ordering: .relaxed) }
+}
+
+/// A strategy whose values need a coordinator on their box (`SyncState`).
+protocol ValueCoordinating<Value> {
+    associatedtype Value: Sendable
+    func coordinator(for box: StateBox<Value>) -> ValueCoordinator<Value>
 }

@@ -27,7 +27,7 @@ enum SecretWriteOutcome: Sendable {
 /// went to the keyring never falls back to a file. The engine calls a store from one thread at a
 /// time, holding its secrets lock, and reports the issues and keeps what is unsaved.
 ///
-/// The seam each persistent kind will have: load, save, remove.
+/// `SecureStateStrategy` saves through it.
 protocol SecretStore: AnyObject, Sendable {
     /// Where secrets go and why there, for `--diagnose` and the log:
     /// "the desktop keyring (Secret Service: gnome-keyring)".

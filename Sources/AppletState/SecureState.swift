@@ -30,55 +30,45 @@
 ///     var body: some View { Text(token == nil ? "Signed out" : "Signed in") }
 /// }
 /// ```
-@propertyWrapper
-public struct SecureState: BoxedState, MutableApplicationState {
+public typealias SecureState = PersistentState<SecureStateStrategy>
+
+/// How `SecureState` keeps a secret: in the store's `SecretStore` (the desktop keyring, or a 0600
+/// file), at once on every change; never shown, never copied anywhere when it cannot be saved.
+public struct SecureStateStrategy: PersistenceStrategy {
     public typealias Value = String?
+    public static var kind: String { "SecureState" }
+    public static var timing: PersistenceTiming { .atOnce }
+    public static var isSecret: Bool { true }
 
-    private let core: HandleCore<SecureState>
+    let secretKey: SecretKey
+    /// "Feature.id".
+    public var key: String { secretKey.name }
+    public var id: String { secretKey.name }
 
-    init(box: StateBox<String?>) { core = HandleCore(box: box) }
+    public init(feature: String, id: String) { secretKey = SecretKey(feature: feature, id: id) }
 
-    /// The property wrapper: `@SecureState(\.token) var token` reads and writes the value in the current store.
-    public init(_ keyPath: any KeyPath<Application, SecureState> & Sendable) { core = HandleCore(keyPath: keyPath) }
-
-    /// The property wrapper, for a key path that is not `Sendable` (to a main-actor property):
-    /// made on the main actor and used there only (checked at every access).
-    @MainActor
-    public init(_ keyPath: KeyPath<Application, SecureState>) { core = HandleCore(mainActorKeyPath: keyPath) }
-
-    var box: StateBox<String?> { core.box }
-
-    /// The current value. Setting it notifies observers and saves it.
-    public var value: String? {
-        get { core.value }
-        nonmutating set { core.value = newValue }
+    public func load(initial: String?, from storage: PersistentStorage) -> String?? {
+        let (value, issues) = storage.engine.withSecretStore { $0.load(secretKey) }
+        storage.report(issues)
+        return value.map { .some($0) }
     }
 
-    /// Changes the value atomically (no other write can come in between), notifies once and saves.
-    @discardableResult
-    public func modify<R>(_ change: (inout String?) throws -> R) rethrows -> R { try core.modify(change) }
-
-    /// A binding that reads and writes this state.
-    public var binding: Binding<String?> { core.binding }
-
-    /// Every value this state takes from now on (ends when the consuming task is cancelled).
-    public var changes: AsyncStream<String?> { core.changes }
-
-    /// Forgets the secret: the value is nil again and it is removed from the keyring (or its file
-    /// is deleted).
-    public func reset() { core.box.reset() }
-
-    public var wrappedValue: String? {
-        get { value }
-        nonmutating set { value = newValue }
+    public func save(_ value: String?, to storage: PersistentStorage) throws {
+        try write(storage) { store in value.map { store.save($0, for: secretKey) } ?? store.remove(secretKey) }
     }
 
-    /// A binding to the value, resolved in the current store at every access.
-    public var projectedValue: Binding<String?> {
-        let state = self
-        return Binding(get: { state.value }, set: { state.value = $0 })
+    public func remove(from storage: PersistentStorage) throws {
+        try write(storage) { $0.remove(secretKey) }
+    }
+
+    private func write(_ storage: PersistentStorage, _ body: (any SecretStore) -> SecretWriteOutcome) throws(PersistenceFailure) {
+        let (outcome, place) = storage.engine.withSecretStore { store in (body(store), store.place(of: secretKey)) }
+        guard case .failed(let reason, let issues) = outcome else { return }
+        storage.report(issues)
+        throw PersistenceFailure(reason, place: place)
     }
 }
+
 
 extension Application {
     /// Declares (or finds) a secret; the first access reads it from the desktop keyring, or its
@@ -98,38 +88,8 @@ extension Application {
         fileID: String = #fileID,
         line: Int = #line
     ) -> SecureState {
-        let key = SecretKey(feature: feature, id: id ?? function)
-        return SecureState(box: persistentBox(
-            registryKey: "\(PersistentKind.secure.rawValue):\(key.name)",
-            key: key.name,
-            declaration: Declaration(derived: id == nil, fileID: fileID, line: line),
-            initial: { nil },
-            load: { persistence, _ in persistence.loadSecret(key) },
-            entry: { persistence in SecretEntry(key: key, persistence: persistence) },
-            attach: { entry, box in entry.box = box }
-        ))
-    }
-
-    /// The secret at `keyPath` in the current store (AppState's spelling).
-    ///
-    /// ```swift
-    /// if let token = Application.secureState(\.apiToken).value { connect(token) }
-    /// ```
-    public static func secureState(_ keyPath: KeyPath<Application, SecureState>) -> SecureState {
-        // Not `handle(_:)`: resolving the concrete type here calls its `init(box:)` directly
-        // instead of through the protocol witness table (a few ns per access).
-        withCurrentUnretained { $0.resolve(keyPath) }
-    }
-
-    /// The secret at `keyPath` in the current store (the same as `secureState(_:)`).
-    ///
-    /// ```swift
-    /// Application.state(\.apiToken).value = nil
-    /// ```
-    public static func state(_ keyPath: KeyPath<Application, SecureState>) -> SecureState {
-        // Not `handle(_:)`: resolving the concrete type here calls its `init(box:)` directly
-        // instead of through the protocol witness table (a few ns per access).
-        withCurrentUnretained { $0.resolve(keyPath) }
+        SecureState(box: persistentBox(SecureStateStrategy(feature: feature, id: id ?? function),
+                                       declaration: Declaration(derived: id == nil, fileID: fileID, line: line), initial: { nil }))
     }
 }
 

@@ -112,6 +112,9 @@ final class StateBox<Value: Sendable>: StateStorage, Observable, @unchecked Send
     @usableFromInline let didChange: (@Sendable (Value) -> Void)?
     /// The declared initial value, for `reset()`.
     let initial: Value
+    /// For kinds whose sets must be coordinated beyond this process (`SyncState`); set before
+    /// the box is published, never changed after.
+    var coordinator: ValueCoordinator<Value>?
     /// What `reset()` does for kinds that keep the value elsewhere too (files, other instances);
     /// nil: set `initial` like any other value.
     private let onReset: (@Sendable (StateBox<Value>) -> Void)?

@@ -52,18 +52,6 @@ extension Application.State: StoreStateHandle {
     package var storageID: ObjectIdentifier { ObjectIdentifier(box) }
 }
 
-extension StoredState: StoreStateHandle {
-    package var storageID: ObjectIdentifier { ObjectIdentifier(box) }
-}
-
-extension FileState: StoreStateHandle {
-    package var storageID: ObjectIdentifier { ObjectIdentifier(box) }
-}
-
-extension SecureState: StoreStateHandle {
-    package var storageID: ObjectIdentifier { ObjectIdentifier(box) }
-}
-
-extension SyncState: StoreStateHandle {
+extension PersistentState: StoreStateHandle {
     package var storageID: ObjectIdentifier { ObjectIdentifier(box) }
 }

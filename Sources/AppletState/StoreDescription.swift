@@ -41,10 +41,10 @@ enum StoreDump {
         var keyPrefix: String {
             switch self {
             case .state: ""
-            case .stored: PersistentKind.stored.rawValue + ":"
-            case .file: PersistentKind.file.rawValue + ":"
-            case .secure: PersistentKind.secure.rawValue + ":"
-            case .sync: SyncCenter.boxKeyPrefix
+            case .stored: StoredStateStrategy<Int>.kind + ":"
+            case .file: FileStateStrategy<Int>.kind + ":"
+            case .secure: SecureStateStrategy.kind + ":"
+            case .sync: SyncStateStrategy<Int>.kind + ":"
             case .dependency: "Dependency."
             }
         }
@@ -164,7 +164,8 @@ extension Application {
                 kind = entry.kind
                 lines.append(heading(entry.kind, persistence: persistence))
             }
-            lines.append("  " + line(for: entry.kind, name: entry.name, key: entry.key, storage: entry.storage, folder: folder))
+            let secret = entry.kind == .secure || persistence?.isSecret(entry.key) == true
+            lines.append("  " + line(for: entry.kind, name: entry.name, key: entry.key, storage: entry.storage, folder: folder, secret: secret))
         }
         if count > StoreDump.entryLimit {
             lines.append("… and \(count - StoreDump.entryLimit) more, not shown")
@@ -186,9 +187,9 @@ extension Application {
         }
     }
 
-    private func line(for kind: StoreDump.Kind, name: String, key: String, storage: any StateStorage, folder: String?) -> String {
+    private func line(for kind: StoreDump.Kind, name: String, key: String, storage: any StateStorage, folder: String?, secret: Bool) -> String {
         let shownName = StoreDump.cut(LogText.escaped(name), to: StoreDump.nameLimit)
-        if kind == .secure {
+        if secret {
             // Only whether there is a secret; its text never reaches the description.
             let hasSecret = (storage as? StateBox<String?>).map { $0.untrackedValue != nil } ?? true
             return "\(shownName) = \(hasSecret ? "<secret>" : "nil")"

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// State that survives restarts: kept in the app's one JSON store file,
 /// `<storage.directory>/<storage.appID>.json` (folder 0700, file 0600), under the key "Feature.id".
 ///
@@ -26,53 +32,44 @@
 ///     var body: some View { Button("Count: \(count)") { count += 1 } }
 /// }
 /// ```
-@propertyWrapper
-public struct StoredState<Value: Codable & Sendable>: BoxedState, MutableApplicationState {
-    private let core: HandleCore<StoredState<Value>>
+public typealias StoredState<Value: Codable & Sendable> = PersistentState<StoredStateStrategy<Value>>
 
-    init(box: StateBox<Value>) { core = HandleCore(box: box) }
+/// How `StoredState` keeps a value: one key of the app's store file, written with the other
+/// keys changed by then in one coalesced write.
+public struct StoredStateStrategy<Value: Codable & Sendable>: PersistenceStrategy {
+    public static var kind: String { "StoredState" }
 
-    /// The property wrapper: `@StoredState(\.counter) var count` reads and writes the value in the current store.
-    public init(_ keyPath: any KeyPath<Application, StoredState<Value>> & Sendable) { core = HandleCore(keyPath: keyPath) }
+    /// "Feature.id": the value's key in the store file.
+    public let key: String
+    public var id: String { key }
 
-    /// The property wrapper, for a key path that is not `Sendable` (to a main-actor property):
-    /// made on the main actor and used there only (checked at every access).
-    @MainActor
-    public init(_ keyPath: KeyPath<Application, StoredState<Value>>) { core = HandleCore(mainActorKeyPath: keyPath) }
+    public init(key: String) { self.key = key }
 
-    var box: StateBox<Value> { core.box }
-
-    /// The current value. Setting it notifies observers and saves it.
-    public var value: Value {
-        get { core.value }
-        nonmutating set { core.value = newValue }
+    /// The key's saved JSON laid over `initial` (so fields added since it was saved take their
+    /// initial values). One that no longer fits the type is kept aside before it is replaced.
+    public func load(initial: Value, from storage: PersistentStorage) -> Value? {
+        let engine = storage.engine
+        let (stored, issues) = engine.storeValue(for: key)
+        storage.report(issues)
+        guard let stored else { return nil }
+        do {
+            return try PersistentCoding.decode(stored, as: Value.self, initial: initial)
+        } catch {
+            let kept = engine.keepAside(stored, key: key)
+            storage.report("The saved value of '\(key)' in \(engine.storePath) no longer fits its type (\(PersistentCoding.describe(error))); it was kept as \(kept), and '\(key)' starts from its initial value. Other saved values are unaffected.", path: engine.storePath)
+            return nil
+        }
     }
 
-    /// Changes the value atomically (no other write can come in between), notifies once and saves.
-    @discardableResult
-    public func modify<R>(_ change: (inout Value) throws -> R) rethrows -> R { try core.modify(change) }
-
-    /// A binding that reads and writes this state.
-    public var binding: Binding<Value> { core.binding }
-
-    /// Every value this state takes from now on (ends when the consuming task is cancelled).
-    public var changes: AsyncStream<Value> { core.changes }
-
-    /// Puts the value back to the declared initial value and removes the saved one from the store
-    /// file (at the next write), so the next run starts from the initial value too.
-    public func reset() { core.box.reset() }
-
-    public var wrappedValue: Value {
-        get { value }
-        nonmutating set { value = newValue }
+    public func save(_ value: Value, to storage: PersistentStorage) throws {
+        storage.engine.setStoreValue(try PersistentCoding.compactEncoder().encode(value), for: key)
     }
 
-    /// A binding to the value, resolved in the current store at every access.
-    public var projectedValue: Binding<Value> {
-        let state = self
-        return Binding(get: { state.value }, set: { state.value = $0 })
+    public func remove(from storage: PersistentStorage) throws {
+        storage.engine.removeStoreValue(for: key)
     }
 }
+
 
 extension Application {
     /// Declares (or finds) stored state; the first access loads the saved value, or `initial`.
@@ -101,15 +98,8 @@ extension Application {
             return StoredState(box: unsafeDowncast(known as AnyObject, to: StateBox<Value>.self))
         }
         let key = "\(feature).\(id ?? function)"
-        let resolved = persistentBox(
-            registryKey: "\(PersistentKind.stored.rawValue):\(key)",
-            key: key,
-            declaration: Declaration(derived: id == nil, fileID: fileID, line: line),
-            initial: initial,
-            load: { $0.loadStored(key: key, initial: $1) },
-            entry: { ValueEntry<Value>(key: key, kind: .stored, target: .store, persistence: $0) },
-            attach: { entry, box in entry.box = box }
-        )
+        let resolved = persistentBox(StoredStateStrategy<Value>(key: key),
+                                     declaration: Declaration(derived: id == nil, fileID: fileID, line: line), initial: initial)
         declarations.insert(resolved, for: cacheKey)
         return StoredState(box: resolved)
     }
@@ -130,27 +120,5 @@ extension Application {
         line: Int = #line
     ) -> StoredState<Value?> {
         storedState(initial: nil, feature: feature, id: id, function: function, fileID: fileID, line: line)
-    }
-
-    /// The stored state at `keyPath` in the current store (AppState's spelling).
-    ///
-    /// ```swift
-    /// Application.storedState(\.counter).value += 1
-    /// ```
-    public static func storedState<Value>(_ keyPath: KeyPath<Application, StoredState<Value>>) -> StoredState<Value> {
-        // Not `handle(_:)`: resolving the concrete type here calls its `init(box:)` directly
-        // instead of through the protocol witness table (a few ns per access).
-        withCurrentUnretained { $0.resolve(keyPath) }
-    }
-
-    /// The stored state at `keyPath` in the current store (the same as `storedState(_:)`).
-    ///
-    /// ```swift
-    /// Application.state(\.counter).value += 1
-    /// ```
-    public static func state<Value>(_ keyPath: KeyPath<Application, StoredState<Value>>) -> StoredState<Value> {
-        // Not `handle(_:)`: resolving the concrete type here calls its `init(box:)` directly
-        // instead of through the protocol witness table (a few ns per access).
-        withCurrentUnretained { $0.resolve(keyPath) }
     }
 }

@@ -24,13 +24,16 @@ protocol SyncEndpoint: AnyObject, Sendable {
 }
 
 /// The file behind one `SyncState`: `<folder>/<Feature>.<id>.json`, with `<Feature>.<id>.lock`
-/// beside it for `flock`.
+/// beside it for `flock`. `SyncStateStrategy` loads, saves, removes and observes through it, and
+/// it coordinates the value's sets and changes (`ValueCoordinator`): a change runs under the
+/// lock every instance takes, on the newest value any of them wrote.
 ///
 /// Every operation holds `lock` (in-process order: memory changes in the order the file did) and,
 /// around file access, the `flock` (order between processes). `lastBytes` is what this instance
 /// last wrote or took in: a file with the same bytes is our own write (or nothing new), so the
-/// watcher skips it and nothing is ever written back.
-final class SyncFile<Value: Codable & Sendable>: SyncEndpoint, @unchecked Sendable {
+/// watcher skips it and nothing is ever written back. Nothing here calls the box's change hook
+/// while holding `lock` (values go in with `setFromOutside`): the hook saves through this file.
+final class SyncFile<Value: Codable & Sendable>: ValueCoordinator<Value>, SyncEndpoint, @unchecked Sendable {
     let key: String
     let syncKey: SyncKey
     /// The file's name without `.json` (the key, with `/` and NUL made `_`).
@@ -38,7 +41,7 @@ final class SyncFile<Value: Codable & Sendable>: SyncEndpoint, @unchecked Sendab
     let directory: String
     let path: String
     let lockPath: String
-    let box: StateBox<Value>
+    let initial: Value
     private weak let center: SyncCenter?
 
     /// Recursive: an observer told of a change (under the lock) may set the value again.
@@ -47,11 +50,18 @@ final class SyncFile<Value: Codable & Sendable>: SyncEndpoint, @unchecked Sendab
     private var lockFD: Int32 = -1
     /// No usable folder: the value lives in memory only.
     private var memoryOnly = true
+    private var started = false
     private var lastBytes: Data?
     private var lastValue: Value
     private var problemReported = false
     /// A change made here was written since the last unlock: the remote hears of it then.
     private var changedHere = false
+    /// Where values written elsewhere go (`SyncStateStrategy.observe`); until then the latest
+    /// one waits in `undelivered` (nil inside: back to the initial value).
+    private var deliver: (@Sendable (Value?) -> Void)?
+    private var undelivered: Value??
+    /// The box this file coordinates (for putting back a value that cannot be saved).
+    private weak var attachedBox: StateBox<Value>?
 
     /// Files written by this instance (tests check that a value taken in is not written back).
     let writeCount = Atomic<Int>(0)
@@ -67,69 +77,103 @@ final class SyncFile<Value: Codable & Sendable>: SyncEndpoint, @unchecked Sendab
         path = Path.join(directory, name + ".json")
         lockPath = Path.join(directory, name + ".lock")
         self.center = center
+        self.initial = initial
         lastValue = initial
-        // Writes that reach the box directly (not through `SyncState`) are written too.
-        let relay = SyncRelay<Value>()
-        box = StateBox(initial, key: key.description, didChange: { relay.file?.persist($0) }, onReset: { _ in relay.file?.reset() })
-        relay.file = self
-        SyncFiles.register(self, for: box)
-
-        // Watch first, then read: a write landing in between is seen by one or the other.
-        let usable = center.prepare(directory: directory)
-        center.register(self)
-        start(usable: usable)
-        // A value saved before this folder synced is sent to the server now.
-        if usable { center.adopt(self) }
     }
 
     deinit {
-        SyncFiles.remove(ObjectIdentifier(box))
         if lockFD >= 0 { close(lockFD) }
     }
 
     // MARK: Reading on first access
 
-    private func start(usable: Bool) {
+    /// Watches the folder and reads the file: the value to start with, nil if there is none.
+    /// Runs once; later calls return what the first found.
+    func start() -> Value? {
+        lock.lock()
+        let first = !started
+        started = true
+        let known = lastBytes == nil ? nil : lastValue
+        lock.unlock()
+        guard first else { return known }
+        // Watch first, then read: a write landing in between is seen by one or the other.
+        let usable = center?.prepare(directory: directory) ?? false
+        let value = read(usable: usable)
+        // A value saved before this folder synced is sent to the server now.
+        if usable { center?.adopt(self) }
+        center?.deliverIssues()
+        return value
+    }
+
+    private func read(usable: Bool) -> Value? {
         lock.lock()
         defer { lock.unlock() }
-        guard usable else { return }
+        guard usable else { return nil }
         lockFD = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard lockFD >= 0 else {
             report("The shared value \(key) cannot be locked at \(lockPath) (\(String(cString: strerror(errno)))); it is kept in memory only and not shared with other instances of the app. Make the folder writable, or choose another folder (--state-dir).")
-            return
+            return nil
         }
         memoryOnly = false
-        guard let data = readLocked(), !data.isEmpty else { return }
+        guard let data = readLocked(), !data.isEmpty else { return nil }
         if let value = decode(data) {
-            take(value, bytes: data)
-        } else {
-            withFileLock { recheckCorruptLocked(firstAccess: true) }
+            lastBytes = data
+            lastValue = value
+            return value
         }
+        withFileLock { recheckCorruptLocked(firstAccess: true) }
+        return lastBytes == nil ? nil : lastValue
     }
 
-    // MARK: Operations
+    /// Coordinates `box`'s sets and changes from now on.
+    func attach(_ box: StateBox<Value>) {
+        lock.lock()
+        attachedBox = box
+        lock.unlock()
+    }
+
+    /// From now on, values written elsewhere go to `changed` (and the one that came meanwhile).
+    func observe(_ changed: @escaping @Sendable (Value?) -> Void) {
+        lock.lock()
+        deliver = changed
+        let waiting = undelivered
+        undelivered = nil
+        lock.unlock()
+        if let waiting { changed(waiting) }
+    }
+
+    /// Stops telling anyone of values written elsewhere.
+    func stopObserving() {
+        lock.lock()
+        deliver = nil
+        lock.unlock()
+    }
+
+    // MARK: Coordinating
 
     // A value that cannot be encoded is refused everywhere (memory too): no instance may show a
     // value the others cannot see. It is reported, and the state keeps its previous value.
 
-    func set(_ newValue: Value) {
+    override func set(_ newValue: Value, in box: StateBox<Value>) {
         lock.lock()
         defer { unlockAndTell() }
         guard let data = encode(newValue) else { return }
-        guard !memoryOnly else { return box.set(newValue) }
-        withFileLock { writeLocked(data, newValue) }
+        if !memoryOnly { withFileLock { writeLocked(data, newValue) } }
         box.setFromOutside(newValue)
         StateLog.changed(key)
     }
 
-    func modify<R>(_ change: (inout Value) throws -> R) rethrows -> R {
+    override func modify<R>(_ box: StateBox<Value>, _ change: (inout Value) throws -> R) rethrows -> R {
         lock.lock()
         defer { unlockAndTell() }
         if memoryOnly {
             // Every write of this value holds `lock`: this is atomic all the same.
             var value = box.untrackedValue
             let result = try change(&value)
-            if encode(value) != nil { box.set(value) }
+            if encode(value) != nil {
+                box.setFromOutside(value)
+                StateLog.changed(key)
+            }
             return result
         }
         // What memory must show when done: the changed value, or (if the change threw or cannot
@@ -137,7 +181,7 @@ final class SyncFile<Value: Codable & Sendable>: SyncEndpoint, @unchecked Sendab
         var outcome: Value?
         defer { if let outcome { box.setFromOutside(outcome) } }
         return try withFileLock {
-            var (value, fresh) = latestLocked()
+            var (value, fresh) = latestLocked(memory: box.untrackedValue)
             if fresh { outcome = value }
             let result = try change(&value)
             if let data = encode(value) {
@@ -149,33 +193,37 @@ final class SyncFile<Value: Codable & Sendable>: SyncEndpoint, @unchecked Sendab
         }
     }
 
-    /// A change made on the box directly (not through `SyncState`): write it as a plain set, or
-    /// put back the value everyone sees if it cannot be saved.
-    fileprivate func persist(_ value: Value) {
+    // MARK: Saving and removing (the strategy's)
+
+    /// A change that reached the box directly (a binding, `box.set`): written as a plain set, or,
+    /// if it cannot be encoded, reported and memory put back to the value everyone sees.
+    func persist(_ value: Value) {
         lock.lock()
         defer { unlockAndTell() }
         guard !memoryOnly else { return }
-        guard let data = encode(value) else { return box.setFromOutside(lastValue) }
+        guard let data = encode(value) else {
+            attachedBox?.setFromOutside(lastValue)
+            return
+        }
         withFileLock { writeLocked(data, value) }
     }
 
-    /// Back to the initial value here, and (by deleting the file) in every other instance and at
-    /// the next start.
-    func reset() {
+    /// Deletes the file, so every other instance and the next start go back to the initial value.
+    func removeShared() {
         lock.lock()
         defer { unlockAndTell() }
-        if !memoryOnly {
-            withFileLock {
-                markPendingLocked()
-                if unlink(path) != 0, errno != ENOENT {
-                    report("The shared value \(key) cannot be reset: deleting \(path) failed (\(String(cString: strerror(errno)))); other instances keep the old value.")
-                }
+        guard !memoryOnly else { return }
+        withFileLock {
+            markPendingLocked()
+            if unlink(path) != 0, errno != ENOENT {
+                report("The shared value \(key) cannot be reset: deleting \(path) failed (\(String(cString: strerror(errno)))); other instances keep the old value.")
             }
-            lastBytes = nil
-            lastValue = box.initial
         }
-        box.restoreInitial()
+        lastBytes = nil
+        lastValue = initial
     }
+
+    // MARK: Values written elsewhere
 
     func reloadFromDisk(removed: Bool) {
         lock.lock()
@@ -190,9 +238,9 @@ final class SyncFile<Value: Codable & Sendable>: SyncEndpoint, @unchecked Sendab
             if lastBytes != nil {
                 lastBytes = nil
                 if removed {
-                    lastValue = box.initial
+                    lastValue = initial
                     reloadCount.add(1, ordering: .relaxed)
-                    box.setFromOutside(box.initial)
+                    hand(nil)
                 }
             }
             return
@@ -213,22 +261,27 @@ final class SyncFile<Value: Codable & Sendable>: SyncEndpoint, @unchecked Sendab
         lastBytes = bytes
         lastValue = value
         reloadCount.add(1, ordering: .relaxed)
-        box.setFromOutside(value)
+        hand(value)
     }
 
-    /// The newest value anyone wrote (from the file), and whether it is newer than memory.
-    private func latestLocked() -> (Value, fresh: Bool) {
+    /// Gives a value written elsewhere to the observer, or keeps it until there is one.
+    private func hand(_ value: Value?) {
+        if let deliver { deliver(value) } else { undelivered = .some(value) }
+    }
+
+    /// The newest value anyone wrote (from the file), and whether it is newer than `memory`.
+    private func latestLocked(memory: Value) -> (Value, fresh: Bool) {
         var absent = false
         guard let data = readLocked(absent: &absent) else {
             // Deleted since we last saw it: another instance reset it.
             if absent, lastBytes != nil {
                 lastBytes = nil
-                lastValue = box.initial
-                return (box.initial, true)
+                lastValue = initial
+                return (initial, true)
             }
-            return (box.untrackedValue, false)
+            return (memory, false)
         }
-        guard !data.isEmpty else { return (box.untrackedValue, false) }
+        guard !data.isEmpty else { return (memory, false) }
         if data == lastBytes { return (lastValue, false) }
         if let value = decode(data) {
             lastBytes = data
@@ -236,7 +289,7 @@ final class SyncFile<Value: Codable & Sendable>: SyncEndpoint, @unchecked Sendab
             return (value, true)
         }
         moveAsideLocked(firstAccess: false)
-        return (box.untrackedValue, false)
+        return (memory, false)
     }
 
     private func recheckCorruptLocked(firstAccess: Bool) {
@@ -247,7 +300,16 @@ final class SyncFile<Value: Codable & Sendable>: SyncEndpoint, @unchecked Sendab
             return
         }
         guard !data.isEmpty, data != lastBytes else { return }
-        if let value = decode(data) { take(value, bytes: data) } else { moveAsideLocked(firstAccess: firstAccess) }
+        if let value = decode(data) {
+            if firstAccess {
+                lastBytes = data
+                lastValue = value
+            } else {
+                take(value, bytes: data)
+            }
+        } else {
+            moveAsideLocked(firstAccess: firstAccess)
+        }
     }
 
     /// The file's bytes; nil if it is absent or cannot be read (`absent` tells which).
@@ -359,34 +421,6 @@ final class SyncFile<Value: Codable & Sendable>: SyncEndpoint, @unchecked Sendab
     }
 }
 
-/// Lets the box's change hook reach its file, which is made after the box.
-private final class SyncRelay<Value: Codable & Sendable>: Sendable {
-    private struct Weak { weak var file: SyncFile<Value>? }
-    private let slot = Mutex(Weak())
-    var file: SyncFile<Value>? {
-        get { slot.withLock { $0.file } }
-        set { slot.withLock { $0.file = newValue } }
-    }
-}
-
-/// Finds the file behind a box (a `SyncState` handle carries only its box).
-enum SyncFiles {
-    private struct Weak { weak var file: (any SyncEndpoint)? }
-    private static let table = Mutex<[ObjectIdentifier: Weak]>([:])
-
-    static func register(_ file: any SyncEndpoint, for box: AnyObject) {
-        table.withLock { $0[ObjectIdentifier(box)] = Weak(file: file) }
-    }
-
-    static func remove(_ box: ObjectIdentifier) {
-        table.withLock { _ = $0.removeValue(forKey: box) }
-    }
-
-    static func file<Value>(for box: StateBox<Value>) -> SyncFile<Value>? {
-        table.withLock { $0[ObjectIdentifier(box)]?.file } as? SyncFile<Value>
-    }
-}
-
 /// Watches the folders of a store's `SyncState` files with inotify and hands each change to its
 /// file. One per store; stopping it (when the store goes away) ends its thread, which closes the
 /// inotify descriptor.
@@ -397,8 +431,6 @@ enum SyncFiles {
 /// the process: an app that once took in another instance's value was never at rest again.)
 final class SyncCenter: StateStorage, @unchecked Sendable {
     static let registryKey = "AppletState.syncCenter"
-    /// What a `SyncState`'s registry key starts with ("sync:Feature.id").
-    static let boxKeyPrefix = "sync:"
 
     private weak let application: Application?
     private let queue = DispatchQueue(label: "AppletState.SyncState.watcher")
@@ -536,8 +568,22 @@ final class SyncCenter: StateStorage, @unchecked Sendable {
         endpoint.reloadFromDisk(removed: removed)
     }
 
-    func register(_ endpoint: any SyncEndpoint) {
-        state.withLock { $0.endpoints[endpoint.path] = endpoint }
+    /// The file of the shared value `key` in `directory`: the one this store made, or a new one
+    /// (watched from its `start()`).
+    func file<Value: Codable & Sendable>(for key: SyncKey, directory: String, initial: @autoclosure () -> Value) -> SyncFile<Value> {
+        let path = Path.join(directory, SyncMetadata.fileName(for: key) + ".json")
+        return state.withLock { watching in
+            if let file = watching.endpoints[path] as? SyncFile<Value> { return file }
+            let file = SyncFile(initial: initial(), key: key, directory: directory, center: self)
+            watching.endpoints[path] = file
+            return file
+        }
+    }
+
+    /// The file of the shared value `key` in `directory`, if this store made it.
+    func file<Value: Codable & Sendable>(for key: SyncKey, directory: String) -> SyncFile<Value>? {
+        let path = Path.join(directory, SyncMetadata.fileName(for: key) + ".json")
+        return state.withLock { $0.endpoints[path] as? SyncFile<Value> }
     }
 
     /// Queues a problem for the user (reported by `deliverIssues`, outside every lock).

@@ -29,70 +29,63 @@
 /// `modify` never loses an update made by another instance: it runs under the lock on the value
 /// last written by anyone, read from the file. If the folder cannot be used, the value is kept in
 /// memory only and the problem is reported once in `Application.storeIssues`.
-@propertyWrapper
-public struct SyncState<Value: Codable & Sendable>: BoxedState, MutableApplicationState {
-    private let core: HandleCore<SyncState<Value>>
+public typealias SyncState<Value: Codable & Sendable> = PersistentState<SyncStateStrategy<Value>>
 
-    init(box: StateBox<Value>) { core = HandleCore(box: box) }
+/// How `SyncState` keeps a value: one JSON file in `<state dir>/sync` that every instance of the
+/// app on the machine watches (and, with a sync server, that the server's copy keeps in step),
+/// written at once, under a lock all the instances take (`SyncFile`).
+public struct SyncStateStrategy<Value: Codable & Sendable>: PersistenceStrategy, ValueCoordinating {
+    public static var kind: String { "SyncState" }
+    public static var timing: PersistenceTiming { .atOnce }
 
-    /// The property wrapper: `@SyncState(\.sharedNote) var note` reads and writes the value in the
-    /// current store.
-    public init(_ keyPath: any KeyPath<Application, SyncState<Value>> & Sendable) { core = HandleCore(keyPath: keyPath) }
+    let syncKey: SyncKey
+    let directory: String
+    let center: SyncCenter
 
-    /// The property wrapper, for a key path that is not `Sendable` (to a main-actor property):
-    /// made on the main actor and used there only (checked at every access).
-    @MainActor
-    public init(_ keyPath: KeyPath<Application, SyncState<Value>>) { core = HandleCore(mainActorKeyPath: keyPath) }
+    /// "Feature.id".
+    public var key: String { syncKey.description }
+    public var id: String { syncKey.description }
 
-    var box: StateBox<Value> { core.box }
-
-    var syncFile: SyncFile<Value>? { SyncFiles.file(for: box) }
-
-    /// The current value. Setting it writes the file at once; other instances pick it up.
-    ///
-    /// A value that cannot be written as JSON (`Double.infinity`, say) is refused: the state keeps
-    /// its previous value, here as everywhere, and the problem is reported in `storeIssues`.
-    public var value: Value {
-        get { core.value }
-        nonmutating set {
-            let box = self.box
-            if let file = SyncFiles.file(for: box) { file.set(newValue) } else { box.set(newValue) }
-        }
+    init(key: SyncKey, directory: String, center: SyncCenter) {
+        syncKey = key
+        self.directory = directory
+        self.center = center
     }
 
-    /// Changes the value atomically across every instance of the app: the change runs under the
-    /// lock on the latest value on disk, so concurrent updates elsewhere are never lost.
-    @discardableResult
-    public func modify<R>(_ change: (inout Value) throws -> R) rethrows -> R {
-        let box = self.box
-        if let file = SyncFiles.file(for: box) { return try file.modify(change) }
-        return try box.modify(change)
+    private var file: SyncFile<Value>? { center.file(for: syncKey, directory: directory) }
+
+    public func load(initial: Value, from storage: PersistentStorage) -> Value? {
+        center.file(for: syncKey, directory: directory, initial: initial).start()
     }
 
-    /// Every value this state takes from now on, whether set here or in another instance.
-    public var changes: AsyncStream<Value> { core.changes }
-
-    /// Puts the value back to the declared initial value in every running instance, and deletes
-    /// the file, so the next start sees the initial value too.
-    public func reset() { box.reset() }
-
-    /// A binding that reads and writes this state.
-    public var binding: Binding<Value> {
-        let state = SyncState(box: box)
-        return Binding(get: { state.value }, set: { state.value = $0 })
+    public func save(_ value: Value, to storage: PersistentStorage) throws {
+        file?.persist(value)
     }
 
-    public var wrappedValue: Value {
-        get { value }
-        nonmutating set { value = newValue }
+    public func remove(from storage: PersistentStorage) throws {
+        file?.removeShared()
     }
 
-    /// A binding to the value (`$note`).
-    public var projectedValue: Binding<Value> {
-        let state = self
-        return Binding(get: { state.value }, set: { state.value = $0 })
+    public func observe(in storage: PersistentStorage, changed: @escaping @Sendable (Value?) -> Void) -> (any PersistenceObservation)? {
+        guard let file else { return nil }
+        file.observe(changed)
+        return SyncObservation(file)
+    }
+
+    func coordinator(for box: StateBox<Value>) -> ValueCoordinator<Value> {
+        let file = center.file(for: syncKey, directory: directory, initial: box.initial)
+        file.attach(box)
+        return file
     }
 }
+
+/// A `SyncState`'s watch on values written elsewhere, ended with its box.
+private final class SyncObservation<Value: Codable & Sendable>: PersistenceObservation {
+    private let file: SyncFile<Value>
+    init(_ file: SyncFile<Value>) { self.file = file }
+    func cancel() { file.stopObserving() }
+}
+
 
 extension Application {
     /// Declares (or finds) a value shared by every running instance of the app on this machine.
@@ -112,20 +105,9 @@ extension Application {
         fileID: String = #fileID,
         line: Int = #line
     ) -> SyncState<Value> {
-        let key = "\(feature).\(id ?? function)"
-        let center = syncCenter
-        let directory = Path.join(storage.directory, "sync")
-        let box = box(
-            key: SyncCenter.boxKeyPrefix + key,
-            name: key,
-            declaration: Declaration(derived: id == nil, fileID: fileID, line: line),
-            // Runs once, under the registry lock: problems are reported after it.
-            make: { SyncFile(initial: initial(), key: SyncKey(feature: feature, id: id ?? function), directory: directory, center: center).box },
-            // A value of another type under this key is kept in memory only.
-            fallback: { StateBox(initial(), key: $0) }
-        )
-        center.deliverIssues()
-        return SyncState(box: box)
+        let strategy = SyncStateStrategy<Value>(key: SyncKey(feature: feature, id: id ?? function),
+                                                directory: Path.join(storage.directory, "sync"), center: syncCenter)
+        return SyncState(box: persistentBox(strategy, declaration: Declaration(derived: id == nil, fileID: fileID, line: line), initial: initial))
     }
 
     /// Declares (or finds) an optional shared value whose initial value is nil, as AppState's
@@ -146,26 +128,13 @@ extension Application {
         syncState(initial: nil, feature: feature, id: id, function: function, fileID: fileID, line: line)
     }
 
-    /// The shared value at `keyPath` in the current store (AppState's spelling).
-    ///
-    /// ```swift
-    /// Application.syncState(\.sharedNote).value = "hi"
-    /// ```
-    public static func syncState<Value>(_ keyPath: KeyPath<Application, SyncState<Value>>) -> SyncState<Value> {
-        handle(keyPath)
-    }
-
-    /// The shared value at `keyPath` in the current store.
-    ///
-    /// ```swift
-    /// let note = Application.state(\.sharedNote).value
-    /// ```
-    public static func state<Value>(_ keyPath: KeyPath<Application, SyncState<Value>>) -> SyncState<Value> {
-        handle(keyPath)
-    }
-
     /// The store's folder watcher, made on first use and stopped when the store goes away.
     var syncCenter: SyncCenter {
         box(key: SyncCenter.registryKey) { SyncCenter(application: self) }
     }
+}
+
+extension PersistentState where Value: Codable {
+    /// The file behind a `SyncState` (nil for other kinds).
+    var syncFile: SyncFile<Value>? { box.coordinator as? SyncFile<Value> }
 }

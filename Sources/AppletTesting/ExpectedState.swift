@@ -33,26 +33,9 @@ public struct ExpectedState {
         set { assigned[store[keyPath: key].storageID] = newValue }
     }
 
-    /// Stored state: `state[\.launches] = 1`.
-    public subscript<Value>(_ key: KeyPath<Application, StoredState<Value>>) -> Value {
-        get { value(of: store[keyPath: key]) }
-        set { assigned[store[keyPath: key].storageID] = newValue }
-    }
-
-    /// A state kept in a file of its own: `state[\.notes] = ["milk"]`.
-    public subscript<Value>(_ key: KeyPath<Application, FileState<Value>>) -> Value {
-        get { value(of: store[keyPath: key]) }
-        set { assigned[store[keyPath: key].storageID] = newValue }
-    }
-
-    /// State synced between instances: `state[\.sharedFilter] = "cpu"`.
-    public subscript<Value>(_ key: KeyPath<Application, SyncState<Value>>) -> Value {
-        get { value(of: store[keyPath: key]) }
-        set { assigned[store[keyPath: key].storageID] = newValue }
-    }
-
-    /// A secret: `state[\.apiToken] = nil`.
-    public subscript(_ key: KeyPath<Application, SecureState>) -> String? {
+    /// Persistent state of any kind (`StoredState`, `FileState`, `SyncState`, `SecureState`):
+    /// `state[\.launches] = 1`, `state[\.apiToken] = nil`.
+    public subscript<Strategy>(_ key: KeyPath<Application, PersistentState<Strategy>>) -> Strategy.Value {
         get { value(of: store[keyPath: key]) }
         set { assigned[store[keyPath: key].storageID] = newValue }
     }

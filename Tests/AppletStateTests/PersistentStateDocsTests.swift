@@ -31,7 +31,7 @@ private struct SettingsView {
 struct PersistentStateDocsTests {
     /// A fresh folder for one test; `launch` makes a store on it. Afterwards the stores stop
     /// writing (a retried write would make the folder again) and the folder is removed.
-    private static func withFolder(_ body: (String, _ launch: (String) -> Application) throws -> Void) rethrows {
+    static func withFolder(_ body: (String, _ launch: (String) -> Application) throws -> Void) rethrows {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("persistent-docs-\(UUID().uuidString)").path
         var launched: [Application] = []
         defer {
