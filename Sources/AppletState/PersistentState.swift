@@ -41,8 +41,11 @@ public struct PersistentState<Strategy: PersistenceStrategy>: BoxedState, Mutabl
     public var value: Value {
         get { core.value }
         nonmutating set {
-            let box = core.box
-            if let coordinator = box.coordinator { coordinator.set(newValue, in: box) } else { box.set(newValue) }
+            // Only at-once kinds have coordinators: for the others this folds away once specialized.
+            if Strategy.timing == .atOnce, let coordinator = core.box.coordinator {
+                return coordinator.set(newValue, in: core.box)
+            }
+            core.value = newValue
         }
     }
 
@@ -50,9 +53,10 @@ public struct PersistentState<Strategy: PersistenceStrategy>: BoxedState, Mutabl
     /// from another instance either), notifies once and saves.
     @discardableResult
     public func modify<R>(_ change: (inout Value) throws -> R) rethrows -> R {
-        let box = core.box
-        if let coordinator = box.coordinator { return try coordinator.modify(box, change) }
-        return try box.modify(change)
+        if Strategy.timing == .atOnce, let coordinator = core.box.coordinator {
+            return try coordinator.modify(core.box, change)
+        }
+        return try core.modify(change)
     }
 
     /// A binding that reads and writes this state.
@@ -123,7 +127,8 @@ extension Application {
 }
 
 /// A kind whose sets and changes must be coordinated beyond this process (`SyncState`: under a
-/// lock other instances take, on the newest value any of them wrote). Attached to the box.
+/// lock other instances take, on the newest value any of them wrote). Attached to the box; only
+/// at-once kinds have one.
 class ValueCoordinator<Value: Sendable>: @unchecked Sendable {
     func set(_ value: Value, in box: StateBox<Value>) { box.set(value) }
     func modify<R>(_ box: StateBox<Value>, _ change: (inout Value) throws -> R) rethrows -> R { try box.modify(change) }
