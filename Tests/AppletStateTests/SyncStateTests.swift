@@ -97,8 +97,10 @@ struct SyncStateTests {
             streamed.sort()
             let median = streamed[streamed.count / 2]
             print("SyncState propagation A→B over 25 sets: changes stream median \(String(format: "%.2f", median)) ms, max \(String(format: "%.2f", streamed.last!)) ms; polled value median \(String(format: "%.2f", polled[polled.count / 2])) ms")
-            #expect(median < 200, "median propagation \(median) ms")
-            #expect(polled[polled.count / 2] < 200)
+            // Far above the ~10 ms it takes: what this catches is a watcher that stopped hearing
+            // (values then arrive only from a poll, or never), not a slow machine.
+            #expect(median < 1000, "median propagation \(median) ms")
+            #expect(polled[polled.count / 2] < 1000)
         }
     }
 
