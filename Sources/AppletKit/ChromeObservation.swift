@@ -7,9 +7,9 @@ import Synchronization
 /// it reads changed.
 ///
 /// Observation cannot cancel an observation: one installed on every frame stays registered until
-/// something it read changes, so a frame whose chrome read only state that stays put (the tab
-/// router, the store's issues) left one more behind each time: about 3 KB per frame, and a burst
-/// of stale notifications when the value finally moved. While the last observation is waiting,
+/// something it read changes, so installing one per frame over state that stays put (the tab
+/// router, the store's issues) would pile them up, each holding memory, and release a burst of
+/// stale notifications when the value finally moved. While the last observation is waiting,
 /// and the chrome's key (the tab, the pane, the overlays, the size...) is the one it was made
 /// with, the chrome reads the same state again, which that observation already covers: `run`
 /// only draws. When the key changes, the waiting observation is ended (`CancellableObservation`)

@@ -102,10 +102,6 @@ public struct Executable: Sendable {
     public func onError(_ handler: @escaping @Sendable (any Error) -> Executable) -> Executable {
         Executable(.catching(self, handler))
     }
-
-    /// The requests and effects this runs without waiting, in order (what `TestLogic` and the
-    /// action log show for it).
-    public var isNone: Bool { if case .none = kind { true } else { false } }
 }
 
 /// Names a running side effect, to replace or cancel it.

@@ -74,13 +74,6 @@ public struct Command: Sendable {
         return copy
     }
 
-    /// The same command, kept out of the footer (still in help and the palette).
-    public func hiddenFromFooter() -> Command {
-        var copy = self
-        copy.showsInFooter = false
-        return copy
-    }
-
     /// The id this command has when `owner` registers it: its own, or `<owner>.<title slug>`.
     ///
     /// ```swift

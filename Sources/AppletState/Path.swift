@@ -2,9 +2,9 @@ internal import SystemPackage
 
 /// Path arithmetic on strings, through swift-system's `FilePath`.
 ///
-/// NSString's path methods did this before: on Linux each call bridged to an `NSString` and set
-/// up CoreFoundation (about 55,000 instructions per state file written, and pages of Foundation
-/// that nothing else touches). Separators are normalised as NSString did: `a//b/` is `a/b`.
+/// Not NSString's path methods: on Linux each call bridges to an `NSString` and sets up
+/// CoreFoundation, on every state file written, and pulls in pages of Foundation that nothing
+/// else touches. Separators are normalised as NSString normalises them: `a//b/` is `a/b`.
 ///
 /// ```swift
 /// Path.join("/state", "files")        // "/state/files"

@@ -7,9 +7,8 @@ import Darwin
 /// The process environment as a dictionary, read straight from `environ`.
 ///
 /// `ProcessInfo.processInfo.environment` makes a new dictionary on every access through
-/// Foundation's string machinery: about 12,000 instructions per variable, two accesses a
-/// tenth of the time to an app's first frame. This walks `environ` once per call with plain
-/// UTF-8 decoding. A variable without `=` is skipped; of two with one name, the first wins (as
+/// Foundation's string machinery, which is costly enough to show in the time to an app's first
+/// frame. This walks `environ` once per call with plain UTF-8 decoding. A variable without `=` is skipped; of two with one name, the first wins (as
 /// `getenv` finds it).
 ///
 /// ```swift

@@ -8,7 +8,7 @@ public enum StateLog {
     public static let logger = Logger(label: "AppletState")
 
     /// `logger`'s handler, for the level check on every change: `logger.logLevel` copies the
-    /// handler out of the logger (~20 ns, a fifth of a set). `logger` is a constant, so its
+    /// handler out of the logger, a cost every set would pay. `logger` is a constant, so its
     /// handler is this one for good: the same value, or the same object when the handler keeps
     /// its level elsewhere; asking it gives exactly what `logger.logLevel` gives.
     private static let handler: any LogHandler = logger.handler

@@ -426,9 +426,9 @@ final class SyncFile<Value: Codable & Sendable>: ValueCoordinator<Value>, SyncEn
 /// inotify descriptor.
 ///
 /// The descriptor is read by a thread of the watcher's own, blocked in `poll` with no timeout:
-/// nothing wakes until a file changes. (A Dispatch read source ran its handler on a libdispatch
-/// worker, and on Linux the first one starts a monitor that wakes every second for the rest of
-/// the process: an app that once took in another instance's value was never at rest again.)
+/// nothing wakes until a file changes. (A Dispatch read source would run its handler on a
+/// libdispatch worker, and on Linux the first one starts a monitor that wakes every second for
+/// the rest of the process: an app would never be at rest again after taking in one value.)
 final class SyncCenter: StateStorage, @unchecked Sendable {
     static let registryKey = "AppletState.syncCenter"
 

@@ -6,9 +6,9 @@ import Darwin
 import Synchronization
 
 /// A value behind a plain `pthread_mutex_t`, for the one place where lock cost is the budget:
-/// the value of a state box, read on every `get`. Measured on Linux (release, uncontended):
-/// Synchronization's `Mutex` 33 ns per lock/unlock (a priority-inheriting futex keyed by the
-/// thread id), this lock 15 ns. Everywhere else the store uses `Mutex`.
+/// the value of a state box, read on every `get`. On Linux Synchronization's `Mutex` is a
+/// priority-inheriting futex keyed by the thread id, about twice the cost of a plain mutex
+/// uncontended (StoreBenchmarks has the figures). Everywhere else the store uses `Mutex`.
 ///
 /// A value that is plain bits and fits in 8 bytes (`Int`, `Bool`, `Double`, small enums) is
 /// also kept in an atomic word, written under the lock after every change: `load()` reads that

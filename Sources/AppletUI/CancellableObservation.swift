@@ -5,8 +5,8 @@ import Synchronization
 /// Makes an observation installed with `withObservationTracking` cancellable, which Observation
 /// itself does not offer: an observation stays registered with everything it read until one of
 /// those values changes, so a view drawn again for another reason (its widgets took a key, the
-/// chrome around it changed) left its last observation behind, about 3 KB and a stale
-/// notification each, for as long as the values it read stayed put.
+/// chrome around it changed) would leave its last observation behind, holding memory and a
+/// stale notification, for as long as the values it read stayed put.
 ///
 /// The tracked closure reads this object's `marker` first; `cancel()` marks it cancelled and
 /// announces a change of `marker`, which tells the observation (its `onChange` checks

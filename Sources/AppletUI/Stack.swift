@@ -63,8 +63,6 @@ final class StackNode: Node {
     let spacing: Int
     let alignment: StackAlignment
     let items: [Node]
-    private var lengths: [Int] = []
-    private var crossLengths: [Int] = []
 
     init(axis: Axis, spacing: Int, alignment: StackAlignment, children: [Node]) {
         self.axis = axis
