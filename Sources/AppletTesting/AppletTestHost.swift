@@ -15,6 +15,9 @@ import Testing
 /// and the frame drawn before `press`, `type`, `paste`, `click` and `resize` return; a change made
 /// from test code goes through `perform(_:)`, and `settle()` waits for work the main queue still has.
 ///
+/// The store's new ids (a toast's) count up from `UUID(0)` (`UUIDGenerator.incrementing()`), so a
+/// test can compare whole toasts.
+///
 /// ```swift
 /// @MainActor @Test func plusCounts() async throws {
 ///     let host = try AppletTestHost(CounterApplet(), width: 40, height: 10)
@@ -48,6 +51,9 @@ public final class AppletTestHost {
     /// await host.advance(by: .seconds(1))           // ... and gives up
     /// ```
     public let clock: TestClock<Duration>
+
+    /// Keeps `UUIDGenerator.incrementing()` as the store's id generator while the host lives.
+    private let uuidOverride: OverrideToken
 
     /// A host showing one applet, full screen under the tab bar.
     public convenience init(_ applet: some Applet, width: Int = 80, height: Int = 24,
@@ -88,6 +94,7 @@ public final class AppletTestHost {
         self.keymap = keymap
         let clock = TestClock<Duration>()
         self.clock = clock
+        uuidOverride = Application.withCurrent(self.application) { Application.override(\.uuid, with: .incrementing()) }
         host = try AppletHost(tabs: tabs, initialTab: initialTab, application: self.application,
                               terminal: terminal, theme: theme, keymap: keymap, clock: clock)
         try host.start()

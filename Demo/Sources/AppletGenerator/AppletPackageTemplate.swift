@@ -58,7 +58,7 @@ public struct AppletPackageTemplate: Sendable, Equatable {
     /// `Application` members (and Swift keywords) a generated `Application.<name>` would collide with.
     static let reservedProperties: Set<String> = [
         "state", "storedState", "fileState", "syncState", "secureState", "scopedState", "dependency",
-        "shared", "current", "changes", "storage", "flush", "reset", "promote", "storeIssues", "report",
+        "shared", "current", "changes", "storage", "flush", "reset", "promote", "storeIssues", "report", "uuid",
         "self", "init", "default", "import", "protocol", "struct", "class", "enum", "extension", "func",
         "var", "let", "return", "switch", "case", "if", "else", "for", "while", "in", "is", "as", "do",
         "try", "throw", "throws", "public", "private", "internal", "static", "where", "guard", "repeat",
