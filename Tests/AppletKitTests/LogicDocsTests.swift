@@ -60,5 +60,51 @@ struct LogicDocsTests {
         }
         test.finish()
     }
+
+    @Test func startingWithTheScreen() async throws {
+        let host = try AppletTestHost(ClockApplet(), width: 40, height: 6)
+        await host.settle()                          // the task runs after the first frame
+        #expect(host.contains("Started at "), "\(host.text)")
+        #expect(host.application.clockStarted.value != nil)
+    }
 }
 
+// MARK: Starting logic with the screen
+
+extension Application {
+    var clockStarted: State<Date?> { state(initial: nil, feature: "Clock", id: "started") }
+}
+
+struct ClockStarted: Request, Equatable {
+    var date: Date
+    func apply(to store: Application) { store.clockStarted.value = date }
+}
+
+struct ClockLogic: EventLogic {
+    enum Event: Codable, Sendable { case start, stop }
+
+    func executable(for event: Event, in context: LogicContext) -> Executable {
+        switch event {
+        case .start: .request(ClockStarted(date: context.coeffects.now()))
+        case .stop: .none
+        }
+    }
+}
+
+struct ClockApplet: Applet {
+    let id = "clock"
+    let title = "Clock"
+    @AppState(\.clockStarted) private var started
+    @AppDependency(\.logic) private var logic
+
+    var body: some View {
+        Text(started.map { "Started at \($0)" } ?? "Starting…")
+            .task {
+                // After the pane's first frame: at launch for the tab that is up, else when its
+                // tab is first shown. Cancelled when the pane goes (another tab, quitting).
+                logic.send(.start, to: ClockLogic())
+                await waitUntilCancelled()
+                logic.send(.stop, to: ClockLogic())
+            }
+    }
+}
