@@ -107,6 +107,25 @@ struct DocSnippetsTests {
     }
 }
 
+/// How a package depends on AppletKit, as the documents say it: never through a URL that
+/// resolves nowhere (an earlier `https://github.com/appletkit/AppletKit` did), always a way that
+/// `PackagingTests` checks (a clone by path, or by a `file://` URL and a version tagged in it).
+@Suite("How the documents say to depend on AppletKit")
+struct DependencyInstructionsTests {
+    @Test func noDocumentNamesAPlaceholderURL() throws {
+        let root = DocSnippetsTests.root
+        let docs = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Docs").path)
+        for document in ["README.md", "Package.swift"] + docs.filter({ $0.hasSuffix(".md") }).map({ "Docs/" + $0 }) {
+            let text = try String(contentsOf: root.appendingPathComponent(document), encoding: .utf8)
+            #expect(!text.contains("github.com/appletkit"), "\(document) names a URL where AppletKit is not")
+        }
+        let started = try String(contentsOf: root.appendingPathComponent("Docs/GettingStarted.md"), encoding: .utf8)
+        #expect(started.contains(".package(name: \"AppletKit\", path: "))
+        #expect(started.contains(".package(url: \"file:///"))
+        #expect(started.contains("tag 0.1.0"))
+    }
+}
+
 struct DocumentError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }

@@ -161,7 +161,7 @@ extension AppletPackageTemplate {
         """
         # \(packageName)
 
-        An [AppletKit](https://github.com/appletkit/AppletKit) applet for the terminal.
+        An AppletKit applet for the terminal.
 
         ```sh
         swift run \(executable)    # run it full screen (q quits, ? lists the keys)

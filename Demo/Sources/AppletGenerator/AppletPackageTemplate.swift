@@ -4,7 +4,7 @@ import Foundation
 /// host executable, a headless test and a README. `appletkit new-applet Notes` writes one.
 ///
 /// ```swift
-/// let template = try AppletPackageTemplate(name: "Notes", framework: .url("https://github.com/appletkit/AppletKit", from: "0.1.0"))
+/// let template = try AppletPackageTemplate(name: "Notes", framework: .url("file:///home/me/src/AppletKit", from: "0.1.0"))
 /// let folder = try template.write(into: URL(fileURLWithPath: "/home/me/src"))   // …/src/NotesApplet
 /// ```
 ///

@@ -41,6 +41,14 @@ struct AppletPackageTemplateTests {
         #expect(hostTarget.contains(".product(name: \"ArgumentParser\", package: \"swift-argument-parser\")"), "\(manifest)")
     }
 
+    /// No file points at a place that does not exist (the old placeholder URL did).
+    @Test func noFileLinksToAPlaceholder() throws {
+        let template = try AppletPackageTemplate(name: "Notes", framework: .path("/src/kit"))
+        for file in template.files {
+            #expect(!file.contents.contains("github.com/appletkit"), "\(file.path)")
+        }
+    }
+
     @Test func writesEveryFileAndRefusesAFolderThatIsNotEmpty() throws {
         let parent = FileManager.default.temporaryDirectory.appendingPathComponent("new-applet-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: parent) }
