@@ -1,9 +1,11 @@
 // swift-tools-version: 6.1
 // The AppletKit framework: its library products and its tests, nothing else. The demo host (Demo/)
 // and the example applets (Applets/) are packages of their own that depend on this one, as any
-// app or applet in another repository does:
+// app or applet in another repository does, by path or by a version tagged in a clone
+// (Docs/GettingStarted.md, "Depend on AppletKit from your own package"):
 //
-//     .package(url: "https://github.com/appletkit/AppletKit", from: "0.1.0")
+//     .package(name: "AppletKit", path: "/home/you/src/AppletKit")
+//     .package(url: "file:///home/you/src/AppletKit", from: "0.1.0")
 import PackageDescription
 
 // The framework's Swift modules, bottom to top. `AppletKit` re-exports the others, so a product that

@@ -158,7 +158,7 @@ extension AppletApp {
                let fast = AppletAppCommand<Self>(validated: standard) {
                 command = fast
             } else {
-                command = try AppletAppCommand<Self>.parseAsRoot()
+                command = try AppletAppCommand<Self>.parseCommandLine(Array(CommandLine.arguments.dropFirst()))
             }
         } catch {
             // Help, version and usage errors exit as ArgumentParser defines.
@@ -255,6 +255,26 @@ public struct AppletAppCommand<App: AppletApp>: AsyncParsableCommand {
     @OptionGroup public var options: App.Options
 
     public init() {}
+
+    /// Parses a command line (without the program's name) into the command to run: this one (the
+    /// tabs), an app's subcommand or a built-in one. The app's own `Options` are for running the
+    /// tabs: when they do not parse (a required one is missing), a built-in subcommand (`keys`) still
+    /// runs, without them; anything else fails as ArgumentParser says (`Missing expected argument
+    /// '--file <file>'`, status 64), the app's subcommands included, which may read them.
+    ///
+    /// ```swift
+    /// let command = try AppletAppCommand<NotesApp>.parseCommandLine(["keys", "--check"])
+    /// ```
+    public static func parseCommandLine(_ arguments: [String]) throws -> any ParsableCommand {
+        do {
+            return try parseAsRoot(arguments)
+        } catch {
+            guard App.Options.self != NoOptions.self,
+                  let builtIn = try? AppletBuiltInCommands<App>.parseAsRoot(arguments),
+                  !(builtIn is AppletBuiltInCommands<App>) else { throw error }
+            return builtIn
+        }
+    }
 
     /// The command with these standard options and the app's default ones, if they pass `validate`.
     init?(validated standard: StandardOptions) {
@@ -500,8 +520,22 @@ private func endProcess(_ status: Int32) -> Never {
     exit(status)
 }
 
+/// The command line `AppletAppCommand.parseCommandLine` falls back on when the app's own options
+/// do not parse: the standard options and the built-in subcommands, without the app's options
+/// (never run itself: only a subcommand it finds is).
+struct AppletBuiltInCommands<App: AppletApp>: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: App.id, subcommands: [AppletKeysCommand<App>.self])
+    }
+
+    @OptionGroup var standard: StandardOptions
+}
+
 /// `<app> keys`: every command of every tab with its keys and ids (what `keys.toml` can rebind);
-/// `--check` reports clashing keys and keymap problems and exits 1 if there are any.
+/// `--check` reports clashing keys and keymap problems and exits 1 if there are any. It runs
+/// whether or not the app's own options are given, even required ones: the tabs it lists are
+/// made with the options given, else with the app's defaults (so an app reads a required
+/// option where `keys` does not look: in `dependencies(_:)` or `prepare()`, not in `tabs`).
 public struct AppletKeysCommand<App: AppletApp>: AsyncParsableCommand {
     public static var configuration: CommandConfiguration {
         CommandConfiguration(commandName: "keys", abstract: "List every command and its keys; --check finds clashes and keymap errors.")
@@ -510,24 +544,46 @@ public struct AppletKeysCommand<App: AppletApp>: AsyncParsableCommand {
     @Flag(name: .long, help: "Report keys bound twice, chords that shadow a key, and problems in the keymap file; exit 1 if any.")
     public var check = false
 
-    /// The app's own command line: its `--keymap` (given before or after `keys`) is the file checked.
-    @ParentCommand var app: AppletAppCommand<App>
+    /// The app's standard options, as the command line above `keys` parsed them: its `--keymap`
+    /// (given before or after `keys`) is the file checked.
+    @OptionGroup(visibility: .private) var standard: StandardOptions
+
+    /// The app's own options as parsed above `keys`, or nil when they did not parse (a required
+    /// one missing): `keys` runs either way.
+    @OptionGroup(visibility: .private) var options: App.Options
+    private(set) var appOptions: App.Options?
 
     public init() {}
 
+    private enum CodingKeys: String, CodingKey { case check, standard, options }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _check = try container.decode(Flag<Bool>.self, forKey: .check)
+        _standard = try container.decode(OptionGroup<StandardOptions>.self, forKey: .standard)
+        if let parsed = try? container.decode(OptionGroup<App.Options>.self, forKey: .options) {
+            _options = parsed
+            appOptions = parsed.wrappedValue
+        }
+    }
+
     public mutating func run() async throws {
-        let status = await Self.report(check: check, keymapOption: app.standard.keymap)
+        let status = await Self.report(check: check, keymapOption: standard.keymap, options: appOptions)
         if status != 0 { throw ExitCode(status) }
     }
 
     /// Lists (or checks) the commands of every applet with the keymap applied; returns the status.
     @MainActor
-    static func report(check: Bool, keymapOption: String?) -> Int32 {
+    static func report(check: Bool, keymapOption: String?, options: App.Options? = nil) -> Int32 {
         var path = Keymap.defaultPath(appID: App.id, environment: ProcessEnvironment.current)
         if let option = keymapOption { path = AppletAppCommand<App>.absolute(option) }
         let (keymap, issues) = Keymap.load(path: path)
         let application = Application()
-        let tabs = Application.withCurrent(application) { App().tabs }
+        let tabs = Application.withCurrent(application) { () -> [Tab] in
+            var app = App()
+            if let options { app.options = options }
+            return app.tabs
+        }
         guard let host = try? AppletHost(tabs: tabs, application: application, terminal: HeadlessTerminal(width: 120, height: 40),
                                          keymap: keymap) else { return 1 }
         var output = ""

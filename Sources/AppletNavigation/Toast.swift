@@ -50,9 +50,11 @@ extension Application {
     /// The toasts on screen, oldest first (the host draws and expires them).
     public var toasts: State<[Toast]> { state(initial: [], feature: "AppletKit", id: "toasts") }
 
-    /// Shows a toast (see `Toast`) from anywhere that has this store.
+    /// Shows a toast (see `Toast`) from anywhere that has this store. Its id comes from the
+    /// store's `uuid` dependency: a random UUID in an app, `UUID(0)`, `UUID(1)`… in a test's store
+    /// (`TestLogic`, `AppletTestHost`), so a test can assert the whole toast.
     public func toast(_ message: String, style: Toast.Style = .info) {
-        let toast = Toast(message, style: style)
+        let toast = Toast(message, style: style, id: uuid.value())
         toasts.modify { list in
             list.append(toast)
             if list.count > Toast.limit { list.removeFirst(list.count - Toast.limit) }

@@ -56,7 +56,7 @@ open class Application: CustomStringConvertible, @unchecked Sendable {
     /// The store in effect: the one installed by the running host or test, else `shared`.
     public static var current: Application {
         if !everInstalled.load(ordering: .relaxed) { return shared }
-        return installed ?? shared
+        return installed ?? SharedStoreFallback.shared()
     }
 
     /// Runs `body` with `application` as `Application.current` (hosts do this around every
@@ -299,7 +299,7 @@ open class Application: CustomStringConvertible, @unchecked Sendable {
     @inline(__always)
     static func withCurrentUnretained<R>(_ body: (Application) -> R) -> R {
         if !everInstalled.load(ordering: .relaxed) { return SharedSlot.instance.withShared(body) }
-        return body(installed ?? shared)
+        return body(installed ?? SharedStoreFallback.shared())
     }
 
     /// Resolves a declaration through the key path cache: the declaration runs once per key path

@@ -15,6 +15,12 @@ import Testing
 /// and the frame drawn before `press`, `type`, `paste`, `click` and `resize` return; a change made
 /// from test code goes through `perform(_:)`, and `settle()` waits for work the main queue still has.
 ///
+/// Test code that uses the store without `perform` (a widget manager's call,
+/// `Application.state(\.x)`, `toast(…)`) would reach the process's shared store instead of the
+/// host's: while a host lives, the first such read in its test records an issue saying so. Read
+/// the host's store directly with `host.application`. Its new ids (a toast's) count up from
+/// `UUID(0)` (`UUIDGenerator.incrementing()`), so a test can compare whole toasts.
+///
 /// ```swift
 /// @MainActor @Test func plusCounts() async throws {
 ///     let host = try AppletTestHost(CounterApplet(), width: 40, height: 10)
@@ -49,12 +55,16 @@ public final class AppletTestHost {
     /// ```
     public let clock: TestClock<Duration>
 
+    /// Keeps `UUIDGenerator.incrementing()` as the store's id generator while the host lives.
+    private let uuidOverride: OverrideToken
+
     /// A host showing one applet, full screen under the tab bar.
     public convenience init(_ applet: some Applet, width: Int = 80, height: Int = 24,
                             colorSupport: ColorSupport = .palette256, theme: Theme = .dark,
-                            application: Application? = nil, keymap: Keymap = Keymap()) throws {
+                            application: Application? = nil, keymap: Keymap = Keymap(),
+                            sourceLocation: SourceLocation = #_sourceLocation) throws {
         try self.init(tabs: [Tab(applet)], width: width, height: height, colorSupport: colorSupport,
-                      theme: theme, application: application, keymap: keymap)
+                      theme: theme, application: application, keymap: keymap, sourceLocation: sourceLocation)
     }
 
     /// A host with several tabs.
@@ -63,7 +73,8 @@ public final class AppletTestHost {
     ///   temporary folder.
     public init(tabs: [Tab], initialTab: Int? = nil, width: Int = 80, height: Int = 24,
                 colorSupport: ColorSupport = .palette256, theme: Theme = .dark,
-                application: Application? = nil, keymap: Keymap = Keymap()) throws {
+                application: Application? = nil, keymap: Keymap = Keymap(),
+                sourceLocation: SourceLocation = #_sourceLocation) throws {
         if let application {
             self.application = application
             stateDirectory = application.storage.directory
@@ -88,9 +99,11 @@ public final class AppletTestHost {
         self.keymap = keymap
         let clock = TestClock<Duration>()
         self.clock = clock
+        uuidOverride = Application.withCurrent(self.application) { Application.override(\.uuid, with: .incrementing()) }
         host = try AppletHost(tabs: tabs, initialTab: initialTab, application: self.application,
                               terminal: terminal, theme: theme, keymap: keymap, clock: clock)
         try host.start()
+        OutsidePerformCheck.watch(self, createdAt: sourceLocation)
     }
 
     /// Quits this host (which saves pending state, as quitting does) and starts the same tabs again
@@ -101,14 +114,14 @@ public final class AppletTestHost {
     /// let again = try host.restart()
     /// #expect(again.contains("Count: 2"))
     /// ```
-    public func restart() throws -> AppletTestHost {
+    public func restart(sourceLocation: SourceLocation = #_sourceLocation) throws -> AppletTestHost {
         host.quit()
         application.flush()
         let store = Application()
         store.storage = application.storage
         let next = try AppletTestHost(tabs: tabs, initialTab: initialTab, width: terminal.size.width,
                                       height: terminal.size.height, colorSupport: terminal.colorSupport,
-                                      theme: theme, application: store, keymap: keymap)
+                                      theme: theme, application: store, keymap: keymap, sourceLocation: sourceLocation)
         // The folder now belongs to the new host: it goes when the last of them does.
         next.ownsStateDirectory = ownsStateDirectory
         ownsStateDirectory = false
@@ -116,6 +129,7 @@ public final class AppletTestHost {
     }
 
     isolated deinit {
+        OutsidePerformCheck.unwatch(ObjectIdentifier(self))
         host.quit()
         application.flush()
         if ownsStateDirectory { try? FileManager.default.removeItem(atPath: stateDirectory) }
@@ -209,7 +223,8 @@ public final class AppletTestHost {
     }
 
     /// Runs `body` with this host's store as `Application.current` (so `Application.state(\.x)`
-    /// and widget managers reach it, not the shared store), then settles.
+    /// and widget managers reach it, not the shared store), then settles. The same calls made
+    /// outside `perform` reach the shared store, and record an issue saying so.
     ///
     /// ```swift
     /// await host.perform { try WidgetManager.notes.hide("preview") }

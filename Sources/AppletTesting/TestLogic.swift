@@ -69,10 +69,17 @@ public final class TestLogic<L: EventLogic> {
     private let recording = StepRecording()
     private var finished = false
     private let createdAt: SourceLocation
+    /// Keeps `uuid` installed as the store's id generator for the test's life.
+    private let uuidOverride: OverrideToken
 
     /// A test of `logic` on `store` (by default a fresh one that keeps stored state in a folder of
     /// its own, so what another test saved is never read back here), reading `coeffects`;
     /// `initialState` arranges the store before the first step.
+    ///
+    /// The store's new ids come from `uuid` (its `uuid` dependency), by default
+    /// `UUIDGenerator.incrementing()`: the first toast a step shows has the id `UUID(0)`, the next
+    /// `UUID(1)`, so a step can assert it whole:
+    /// `$0[\.toasts] = [Toast("Saved", style: .success, id: UUID(0))]`.
     ///
     /// ```swift
     /// let test = TestLogic(CounterLogic(), coeffects: .fixed(seed: 7)) { store in
@@ -80,11 +87,13 @@ public final class TestLogic<L: EventLogic> {
     /// }
     /// ```
     public init(_ logic: L, store: Application = TestLogicStore.isolated(), coeffects: Coeffects = .fixed(),
+                uuid: UUIDGenerator = .incrementing(),
                 sourceLocation: SourceLocation = #_sourceLocation,
                 initialState: (Application) -> Void = { _ in }) {
         self.logic = logic
         self.store = store
         self.createdAt = sourceLocation
+        uuidOverride = Application.withCurrent(store) { Application.override(\.uuid, with: uuid) }
         module = LogicModule(store: store, coeffects: coeffects)
         module.interceptor = recording
         initialState(store)

@@ -109,6 +109,16 @@ struct AppletTestingTests {
         #expect(Application.shared.tally.value == sharedBefore, "perform reached the shared store")
     }
 
+    /// The host's store makes ids from `UUIDGenerator.incrementing()`: whole toasts can be compared.
+    @Test func toastsInATestHostHaveCountingIDs() async throws {
+        let host = try AppletTestHost(TallyApplet(), width: 40, height: 10)
+        await host.perform {
+            toast("One")
+            toast("Two", style: .error)
+        }
+        #expect(host.application.toasts.value == [Toast("One", id: UUID(0)), Toast("Two", style: .error, id: UUID(1))])
+    }
+
     @Test func settleWaitsForChangesMadeOnOtherThreads() async throws {
         let host = try AppletTestHost(TallyApplet(), width: 40, height: 10)
         let tally = host.application.tally

@@ -26,6 +26,8 @@ extension AppletPackageTemplate {
             ],
             dependencies: [
                 \(dependencyLine),
+                // The app's own command-line options (`import ArgumentParser` in \(hostTarget); Docs/AppOptions.md).
+                .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
             ],
             targets: [
                 // What other applets import to read or change \(name)'s state: state only, no views.
@@ -38,6 +40,7 @@ extension AppletPackageTemplate {
                     "\(appletTarget)",
                     "\(interfaceTarget)",
                     .product(name: "AppletKit", package: "\(kit)"),
+                    .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 ]),
                 .testTarget(name: "\(testTarget)", dependencies: [
                     "\(appletTarget)",
@@ -158,7 +161,7 @@ extension AppletPackageTemplate {
         """
         # \(packageName)
 
-        An [AppletKit](https://github.com/appletkit/AppletKit) applet for the terminal.
+        An AppletKit applet for the terminal.
 
         ```sh
         swift run \(executable)    # run it full screen (q quits, ? lists the keys)

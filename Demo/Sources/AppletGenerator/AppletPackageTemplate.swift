@@ -4,7 +4,7 @@ import Foundation
 /// host executable, a headless test and a README. `appletkit new-applet Notes` writes one.
 ///
 /// ```swift
-/// let template = try AppletPackageTemplate(name: "Notes", framework: .url("https://github.com/appletkit/AppletKit", from: "0.1.0"))
+/// let template = try AppletPackageTemplate(name: "Notes", framework: .url("file:///home/me/src/AppletKit", from: "0.1.0"))
 /// let folder = try template.write(into: URL(fileURLWithPath: "/home/me/src"))   // …/src/NotesApplet
 /// ```
 ///
@@ -58,7 +58,7 @@ public struct AppletPackageTemplate: Sendable, Equatable {
     /// `Application` members (and Swift keywords) a generated `Application.<name>` would collide with.
     static let reservedProperties: Set<String> = [
         "state", "storedState", "fileState", "syncState", "secureState", "scopedState", "dependency",
-        "shared", "current", "changes", "storage", "flush", "reset", "promote", "storeIssues", "report",
+        "shared", "current", "changes", "storage", "flush", "reset", "promote", "storeIssues", "report", "uuid",
         "self", "init", "default", "import", "protocol", "struct", "class", "enum", "extension", "func",
         "var", "let", "return", "switch", "case", "if", "else", "for", "while", "in", "is", "as", "do",
         "try", "throw", "throws", "public", "private", "internal", "static", "where", "guard", "repeat",

@@ -30,6 +30,25 @@ struct AppletPackageTemplateTests {
         #expect(byPath.files[0].contents.contains(".package(name: \"AppletKit\", path: \"/src/kit\")"))
     }
 
+    /// The host may declare options of its own at once (Docs/AppOptions.md): ArgumentParser is a
+    /// declared dependency of its target, not one seen only through AppletKit's.
+    @Test func theHostTargetDeclaresArgumentParser() throws {
+        let template = try AppletPackageTemplate(name: "Notes", framework: .path("/src/kit"))
+        let manifest = try #require(template.files.first { $0.path == "Package.swift" }).contents
+        #expect(manifest.contains(".package(url: \"https://github.com/apple/swift-argument-parser\", from: \"1.5.0\")"))
+        let host = try #require(manifest.range(of: ".executableTarget(name: \"NotesHost\""))
+        let hostTarget = manifest[host.lowerBound...].prefix { $0 != "]" }
+        #expect(hostTarget.contains(".product(name: \"ArgumentParser\", package: \"swift-argument-parser\")"), "\(manifest)")
+    }
+
+    /// No file points at a place that does not exist (the old placeholder URL did).
+    @Test func noFileLinksToAPlaceholder() throws {
+        let template = try AppletPackageTemplate(name: "Notes", framework: .path("/src/kit"))
+        for file in template.files {
+            #expect(!file.contents.contains("github.com/appletkit"), "\(file.path)")
+        }
+    }
+
     @Test func writesEveryFileAndRefusesAFolderThatIsNotEmpty() throws {
         let parent = FileManager.default.temporaryDirectory.appendingPathComponent("new-applet-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: parent) }

@@ -75,21 +75,14 @@ struct PackagingTests {
         print("PackagingTests: rebuilt after editing the applet in \(edit.elapsed.seconds)")
 
         // 2. Docs/WritingAnApplet.md, step by step: every Swift block is a file, every check runs.
-        let tutorial = try String(contentsOf: framework.appendingPathComponent("Docs/WritingAnApplet.md"), encoding: .utf8)
-        let steps = try Tutorial.steps(of: tutorial)
+        let steps = try await follow("Docs/WritingAnApplet.md", of: framework, in: package)
         #expect(steps.filter { if case .file = $0 { true } else { false } }.count >= 4)
-        for step in steps {
-            switch step {
-            case .file(let path, let contents):
-                let url = package.appendingPathComponent(path)
-                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try contents.write(to: url, atomically: true, encoding: .utf8)
-            case .check(let command):
-                let result = try await swift(command + ["--package-path", package.path])
-                try #require(result.status == 0, "Docs/WritingAnApplet.md: `swift \(command.joined(separator: " "))` failed:\n\(result.output)")
-            }
-        }
         #expect(steps.last.map { if case .check(["test"]) = $0 { true } else { false } } == true, "the tutorial must end by running its tests")
+
+        // 2b. Docs/AppOptions.md goes on in the same package: options of the app's own, one of them
+        //     required, and `keys --check` working without it.
+        let options = try await follow("Docs/AppOptions.md", of: framework, in: package)
+        #expect(options.contains(.check(["run", "notes", "keys", "--check"])), "AppOptions.md must run the built-in keys without the required option")
 
         // 3. AppletKit changes the layout of a type the applet uses only through `import AppletKit`
         //    (Color, in Terminal): an incremental rebuild must recompile what depends on it.
@@ -107,6 +100,27 @@ struct PackagingTests {
     }
 
     // MARK: Helpers
+
+    /// Follows a document of `framework` in `package`, as a reader would: every Swift block after
+    /// `<!-- file: PATH -->` is written there, every `<!-- check: swift … -->` runs and must succeed.
+    @discardableResult
+    func follow(_ document: String, of framework: URL, in package: URL) async throws -> [Tutorial.Step] {
+        let text = try String(contentsOf: framework.appendingPathComponent(document), encoding: .utf8)
+        let steps = try Tutorial.steps(of: text, document: document)
+        for step in steps {
+            switch step {
+            case .file(let path, let contents):
+                let url = package.appendingPathComponent(path)
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try contents.write(to: url, atomically: true, encoding: .utf8)
+            case .check(let command):
+                // `swift run notes keys --check`: the package path goes before the program's arguments.
+                let result = try await swift(Array(command.prefix(1)) + ["--package-path", package.path] + command.dropFirst())
+                try #require(result.status == 0, "\(document): `swift \(command.joined(separator: " "))` failed:\n\(result.output)")
+            }
+        }
+        return steps
+    }
 
     /// Runs the `appletkit` tool.
     func runTool(_ arguments: [String]) async throws -> ProcessResult {
@@ -174,15 +188,15 @@ enum FrameworkCopy {
     }
 }
 
-/// Docs/WritingAnApplet.md as steps: a file to write (a Swift block after `<!-- file: PATH -->`)
-/// or a command to run (`<!-- check: swift build -->`).
+/// A tutorial (Docs/WritingAnApplet.md, Docs/AppOptions.md) as steps: a file to write (a Swift
+/// block after `<!-- file: PATH -->`) or a command to run (`<!-- check: swift build -->`).
 enum Tutorial {
     enum Step: Equatable {
         case file(String, String)
         case check([String])
     }
 
-    static func steps(of markdown: String) throws -> [Step] {
+    static func steps(of markdown: String, document: String) throws -> [Step] {
         var steps: [Step] = []
         var pendingFile: String?
         var inBlock: (language: String, file: String?)?
@@ -205,7 +219,7 @@ enum Tutorial {
             } else if line.hasPrefix("```") {
                 let language = String(line.dropFirst(3))
                 if language == "swift", pendingFile == nil {
-                    throw HarnessError("Docs/WritingAnApplet.md has a Swift block with no <!-- file: … --> before it: every Swift block must be compiled")
+                    throw HarnessError("\(document) has a Swift block with no <!-- file: … --> before it: every Swift block must be compiled")
                 }
                 inBlock = (language, language == "swift" ? pendingFile : nil)
                 pendingFile = nil
