@@ -111,8 +111,11 @@ let package = Package(
         ]),
         .target(name: "AppletSyncTesting"),
 
-        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "CNcursesShim", "AppletTesting"]),
-        .testTarget(name: "AppletStateTests", dependencies: ["AppletState"]),
+        // What every test target shares (waiting for a condition, ...): at the bottom, on nothing
+        // of the framework, so that the store's tests can use it too.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "CNcursesShim", "AppletTesting", "TestSupport"]),
+        .testTarget(name: "AppletStateTests", dependencies: ["AppletState", "TestSupport"]),
         .testTarget(name: "AppletLogicTests", dependencies: [
             "AppletLogic", "AppletState", .product(name: "Clocks", package: "swift-clocks"),
         ]),
@@ -122,9 +125,9 @@ let package = Package(
             "AppletNavigation", "AppletTesting", .product(name: "Clocks", package: "swift-clocks"),
         ]),
         .testTarget(name: "AppletSyncTests", dependencies: [
-            "AppletSync", "AppletSyncTesting", "AppletState", .product(name: "Logging", package: "swift-log"),
+            "AppletSync", "AppletSyncTesting", "AppletState", "TestSupport", .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "AppletKitTests", dependencies: ["AppletKit", "AppletTesting", "AppletUI", "AppletState", "AppletLogic", "Terminal"]),
+        .testTarget(name: "AppletKitTests", dependencies: ["AppletKit", "AppletTesting", "AppletUI", "AppletState", "AppletLogic", "Terminal", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

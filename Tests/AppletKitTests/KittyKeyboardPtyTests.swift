@@ -3,6 +3,7 @@ import AppletTesting
 import Foundation
 import Terminal
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -202,7 +203,7 @@ extension PseudoTerminalTests {
         @Test func aTerminalThatAnswersOnlyDA1NeverSeesAPushOrAPop() async throws {
             guard let host = try Self.startHost(answersQueries: false) else { return }
             defer { host.terminal.close() }
-            #expect(await PseudoTerminalTests.eventually(timeout: .seconds(30)) {
+            #expect(await eventually(timeout: .seconds(30)) {
                 host.terminal.outputText.contains("\u{1B}[?u\u{1B}[c")
             }, "the app did not ask: \(host.log)")
             // DA1 only, then a late flags answer (after DA1, so not an answer to our question).

@@ -2,6 +2,7 @@ import AppletTesting
 import Foundation
 import Terminal
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -132,7 +133,7 @@ struct PseudoTerminalTests {
         defer { terminal.close() }
         try await terminal.waitFor(text: "started")
         // The child has exec'd sleep (a signal between fork and exec could find it still sh).
-        #expect(await Self.eventually {
+        #expect(await eventually {
             Self.sessionMembers(terminal.processID).contains { Self.read("/proc/\($0)/comm")?.hasPrefix("sleep") == true }
         })
         try terminal.signalProcessGroup(SIGINT)
@@ -158,12 +159,12 @@ struct PseudoTerminalTests {
         // Not only a new foreground group: the job must be `sleep` already. Between bash's fork and
         // the exec the child still ignores SIGTSTP as the interactive shell does, and a Ctrl-Z
         // then would be lost.
-        #expect(await Self.eventually { terminal.foregroundProcessGroup.map { Self.command(of: $0) == "sleep" } ?? false })
+        #expect(await eventually { terminal.foregroundProcessGroup.map { Self.command(of: $0) == "sleep" } ?? false })
         try terminal.send("\u{1A}")
         try await terminal.waitFor(text: "Stopped")
-        #expect(await Self.eventually { terminal.foregroundProcessGroup == shell })
+        #expect(await eventually { terminal.foregroundProcessGroup == shell })
         try terminal.send("fg\r")
-        #expect(await Self.eventually { terminal.foregroundProcessGroup.map { $0 != shell } ?? false })
+        #expect(await eventually { terminal.foregroundProcessGroup.map { $0 != shell } ?? false })
         try terminal.signalForegroundProcessGroup(SIGINT)
         try terminal.send("echo status:$?\r")
         try await terminal.waitFor(text: "status:130")
@@ -172,7 +173,7 @@ struct PseudoTerminalTests {
         // Closing ends the shell and the background job too.
         #expect(Self.sessionMembers(shell).count == 2)
         #expect(terminal.close() == .signalled(SIGKILL))
-        #expect(await Self.eventually { Self.sessionMembers(shell).isEmpty })
+        #expect(await eventually { Self.sessionMembers(shell).isEmpty })
     }
 
     // MARK: Real terminal programs
@@ -338,9 +339,9 @@ struct PseudoTerminalTests {
         let descriptorsBefore = Self.terminalDescriptors()
         let terminal = try PseudoTerminal.start("/bin/sh", arguments: ["-c", "sleep 30 & sleep 30; echo never"])
         let pid = terminal.processID
-        #expect(await Self.eventually { Self.sessionMembers(pid).count == 3 })
+        #expect(await eventually { Self.sessionMembers(pid).count == 3 })
         // The reader thread names itself once it runs: on a loaded machine, a moment after start.
-        #expect(await Self.eventually { Self.readerThreads() == 1 })
+        #expect(await eventually { Self.readerThreads() == 1 })
         #expect(Self.terminalDescriptors() == descriptorsBefore + 1)
 
         let waiter = Task { try await terminal.waitFor(text: "never", timeout: .seconds(30)) }
@@ -349,10 +350,10 @@ struct PseudoTerminalTests {
         await #expect(throws: PseudoTerminalError.closed) { try await waiter.value }
         #expect(!terminal.isRunning)
         #expect(await terminal.waitForExit(timeout: .seconds(1)) == .signalled(SIGKILL))
-        #expect(await Self.eventually { Self.sessionMembers(pid).isEmpty })
+        #expect(await eventually { Self.sessionMembers(pid).isEmpty })
         #expect(waitpid(pid, nil, WNOHANG) == -1)   // reaped already: not a zombie
         #expect(Self.terminalDescriptors() == descriptorsBefore)
-        #expect(await Self.eventually { Self.readerThreads() == 0 })
+        #expect(await eventually { Self.readerThreads() == 0 })
         #expect(throws: PseudoTerminalError.closed) { try terminal.send("x") }
         #expect(throws: PseudoTerminalError.closed) { try terminal.termios() }
         #expect(throws: PseudoTerminalError.closed) { try terminal.resize(width: 10, height: 10) }
@@ -369,20 +370,10 @@ struct PseudoTerminalTests {
         #expect(waitpid(pid, nil, WNOHANG) == -1)
         #expect(Self.sessionMembers(pid).isEmpty)
         #expect(Self.terminalDescriptors() == descriptorsBefore)
-        #expect(await Self.eventually { Self.readerThreads() == 0 })
+        #expect(await eventually { Self.readerThreads() == 0 })
     }
 
     // MARK: Helpers
-
-    /// Polls `condition` every 5 ms until it holds or `timeout` passes.
-    static func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return condition()
-    }
 
     /// The command name of process `pid` (`/proc/<pid>/comm`), nil if it is gone.
     static func command(of pid: Int32) -> String? {

@@ -3,6 +3,7 @@ import AppletTesting
 import Foundation
 import Terminal
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -51,7 +52,7 @@ extension PseudoTerminalTests {
             // colours: the text's plain style), the text, OSC 8 with none, rc.
             let opening = "\u{1B}7\u{1B}[\(docs.y + 1);\(docs.x + 1)H\u{1B}]8;;https://example.com/docs\u{1B}\\\u{1B}(B\u{1B}[m"
             let closing = "docs\u{1B}]8;;\u{1B}\\\u{1B}8"
-            #expect(await PseudoTerminalTests.eventually {
+            #expect(await eventually {
                 let text = run.terminal.outputText
                 guard let start = text.range(of: opening), let end = text.range(of: closing, range: start.upperBound..<text.endIndex) else { return false }
                 return ["", "\u{1B}[39;49m"].contains(String(text[start.upperBound..<end.lowerBound]))
@@ -301,7 +302,7 @@ extension PseudoTerminalTests {
             try await terminal.waitUntil { $0.contains("Stopped") && $0.lines.last(where: { !$0.isEmpty }) == "$" }
             let stopped = terminal.outputCount
             try terminal.send("fg\r")
-            _ = await PseudoTerminalTests.eventually { terminal.outputCount > stopped + 3 }
+            _ = await eventually { terminal.outputCount > stopped + 3 }
             try terminal.send("go on\r")
             try await terminal.waitUntil { $0.isAlternateScreen && $0.contains("Outcome: exited with status 0") }
             try terminal.send("q")

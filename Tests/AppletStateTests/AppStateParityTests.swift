@@ -2,6 +2,7 @@ import Foundation
 import Observation
 import Synchronization
 import Testing
+import TestSupport
 @testable import AppletState
 
 // Issue 15, the store's part: code written for AppState works here. Each test names the item of
@@ -81,15 +82,6 @@ final class ParitySandbox: @unchecked Sendable {
     }
 
     func exists(_ relative: String) -> Bool { FileManager.default.fileExists(atPath: directory + "/" + relative) }
-}
-
-private func eventually(_ seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(seconds)
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return condition()
 }
 
 @Suite("AppState parity: declarations")

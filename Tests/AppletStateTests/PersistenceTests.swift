@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 @testable import AppletState
 #if canImport(Glibc)
 import Glibc
@@ -88,16 +89,6 @@ func fileMode(_ path: String) -> mode_t? {
 }
 
 func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
-
-/// Waits (up to `seconds`) for `condition`.
-private func eventually(_ seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(seconds)
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
-}
 
 private struct Wrapped {
     @StoredState(\.pCounter) var counter

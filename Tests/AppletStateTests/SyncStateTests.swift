@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 @testable import AppletState
 #if canImport(Glibc)
 import Glibc
@@ -45,12 +46,7 @@ struct SyncStateTests {
     /// Polls `condition` every millisecond until it holds or `timeout` passes (generous: the
     /// machine may be loaded; the latency itself is measured separately).
     static func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(1))
-        }
-        return condition()
+        await TestSupport.eventually(timeout: timeout, every: .milliseconds(1), condition)
     }
 
     static func path(_ folder: String, _ name: String) -> String { "\(folder)/sync/SyncTests.\(name).json" }

@@ -4,6 +4,7 @@ import AppletSyncTesting
 import Foundation
 import Logging
 import Testing
+import TestSupport
 
 /// A throwaway PostgreSQL server for a whole suite: started before its first test, removed after
 /// its last (also when one fails). If it cannot start, every test of the suite fails with the
@@ -94,12 +95,7 @@ func uniqueApp(_ name: String = #function) -> String {
 @discardableResult
 func eventually(_ what: String, timeout: Duration = .seconds(30), state: () -> String = { "" },
                 sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    if condition() { return true }
+    if await TestSupport.eventually(timeout: timeout, every: .milliseconds(10), condition) { return true }
     Issue.record("timed out after \(timeout) waiting for \(what). \(state())", sourceLocation: sourceLocation)
     return false
 }
