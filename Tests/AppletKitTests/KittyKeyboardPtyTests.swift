@@ -35,25 +35,9 @@ extension PseudoTerminalTests {
         @MainActor
         @Test(.enabled(if: ProcessInfo.processInfo.environment[KittyKeyboardPtyTests.childVariable] == "1"))
         func hostOnThisTerminal() async throws {
-            // Our stdout and stderr go to the parent's log file; the app gets the terminal.
-            fflush(nil)   // every stdio stream, so nothing buffered for the log reaches the terminal
-            let tty = open("/dev/tty", O_RDWR | O_CLOEXEC)
-            try #require(tty >= 0, "no controlling terminal")
-            for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] { dup2(tty, fd) }
-            close(tty)
             // `APPLETKIT_PTY_FEATURES=none`: an app that leaves every optional mode off.
             let features: TerminalFeatures = ProcessInfo.processInfo.environment[Self.featuresVariable] == "none" ? [] : .all
-            let terminal = try NcursesTerminal(environment: ProcessInfo.processInfo.environment, features: features)
-            let host = try AppletHost(tabs: [Tab(KeyProbeApplet())], application: Application(), terminal: terminal,
-                                      animations: false)
-            // The status an AppletApp would give, so the parent sees how it ended (1: could not run,
-            // e.g. a terminal smaller than the host's minimum).
-            do {
-                try await host.run()
-            } catch {
-                exit(1)
-            }
-            exit(host.terminationSignal.map { 128 + $0 } ?? 0)
+            try await ChildHost.run([Tab(KeyProbeApplet())], features: features)
         }
 
         // MARK: A terminal with the protocol
@@ -237,44 +221,19 @@ extension PseudoTerminalTests {
 
         /// This test binary, to run the host in (nil, and the test is skipped, when it is not an
         /// `.xctest` executable on Linux).
-        static var testBinary: String? {
-            guard let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
-                  path.hasSuffix(".xctest") else {
-                print("KittyKeyboardPtyTests: not run from an .xctest binary on Linux; skipped")
-                return nil
-            }
-            return path
-        }
-
-        static func logPath() -> String {
-            FileManager.default.temporaryDirectory.appendingPathComponent("kitty-pty-\(UUID().uuidString).log").path
-        }
+        static var testBinary: String? { ChildHost.testBinary }
+        static func logPath() -> String { ChildHost.logPath() }
 
         static func read(_ path: String) -> String {
             (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         }
 
-        struct HostRun {
-            let terminal: PseudoTerminal
-            let logPath: String
-            /// What swift-testing wrote in the host's process (for failure messages).
-            var log: String { KittyKeyboardPtyTests.read(logPath) }
-        }
-
         /// The host on a new 80x24 pseudo-terminal, as the session's leader. With `answersQueries`
         /// the terminal answers as a kitty-capable one (`TerminalScreen` replies to `CSI ? u` with
         /// its flags, then to DA1); without, it answers nothing unless the test types a reply.
-        static func startHost(answersQueries: Bool = true, features: String? = nil) throws -> HostRun? {
-            guard let binary = testBinary else { return nil }
-            let log = logPath()
-            var environment = PseudoTerminal.defaultEnvironment
-            environment[childVariable] = "1"
-            environment[featuresVariable] = features
-            let terminal = try PseudoTerminal.start(
-                "/bin/sh", arguments: ["-c", "exec \"$0\" --testing-library swift-testing --filter \"$1\" >\"$2\" 2>&1",
-                                       binary, childFilter, log],
-                environment: environment, answersQueries: answersQueries)
-            return HostRun(terminal: terminal, logPath: log)
+        static func startHost(answersQueries: Bool = true, features: String? = nil) throws -> ChildHost.Run? {
+            try ChildHost.start(filter: childFilter, environment: [childVariable: "1", featuresVariable: features],
+                                answersQueries: answersQueries)
         }
 
         /// The sequences that matter here, in the order the app wrote them.

@@ -25,20 +25,7 @@ extension PseudoTerminalTests {
         @MainActor
         @Test(.enabled(if: ProcessInfo.processInfo.environment[TerminalFeaturesPtyTests.childVariable] == "1"))
         func hostOnThisTerminal() async throws {
-            fflush(nil)
-            let tty = open("/dev/tty", O_RDWR | O_CLOEXEC)
-            try #require(tty >= 0, "no controlling terminal")
-            for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] { dup2(tty, fd) }
-            close(tty)
-            let terminal = try NcursesTerminal(environment: ProcessInfo.processInfo.environment)
-            let host = try AppletHost(tabs: [Tab(FeaturesApplet())], application: Application(), terminal: terminal,
-                                      animations: false)
-            do {
-                try await host.run()
-            } catch {
-                exit(1)
-            }
-            exit(host.terminationSignal.map { 128 + $0 } ?? 0)
+            try await ChildHost.run([Tab(FeaturesApplet())])
         }
 
         // MARK: Links
@@ -329,8 +316,8 @@ extension PseudoTerminalTests {
 
         // MARK: Helpers
 
-        static var testBinary: String? { KittyKeyboardPtyTests.testBinary }
-        static func logPath() -> String { KittyKeyboardPtyTests.logPath() }
+        static var testBinary: String? { ChildHost.testBinary }
+        static func logPath() -> String { ChildHost.logPath() }
 
         static func scratchFolder() throws -> String {
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("ak-features-\(UUID().uuidString)").path
@@ -345,23 +332,8 @@ extension PseudoTerminalTests {
             return path
         }
 
-        struct HostRun {
-            let terminal: PseudoTerminal
-            let logPath: String
-            var log: String { KittyKeyboardPtyTests.read(logPath) }
-        }
-
-        static func startHost(program: String? = nil) throws -> HostRun? {
-            guard let binary = testBinary else { return nil }
-            let log = logPath()
-            var environment = PseudoTerminal.defaultEnvironment
-            environment[childVariable] = "1"
-            environment[programVariable] = program
-            let terminal = try PseudoTerminal.start(
-                "/bin/sh", arguments: ["-c", "exec \"$0\" --testing-library swift-testing --filter \"$1\" >\"$2\" 2>&1",
-                                       binary, childFilter, log],
-                environment: environment)
-            return HostRun(terminal: terminal, logPath: log)
+        static func startHost(program: String? = nil) throws -> ChildHost.Run? {
+            try ChildHost.start(filter: childFilter, environment: [childVariable: "1", programVariable: program])
         }
     }
 }
