@@ -1,12 +1,13 @@
 import Foundation
 import Logging
 import Testing
+import TestSupport
 @testable import AppletKit
 
 @Suite("Logging")
 struct LoggingTests {
     @Test func handlerWritesLinesToTheFileAndTheRingBuffer() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("log-\(UUID().uuidString)").path
+        let folder = temporaryPath("log")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/demo.log"
         let file = try #require(LogFile(path: path))
@@ -32,7 +33,7 @@ struct LoggingTests {
     }
 
     @Test func aLogOpenedAgainKeepsWhatWasThereAndAppends() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("log-\(UUID().uuidString)/deeper/still").path
+        let folder = temporaryPath("log", suffix: "/deeper/still")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/demo.log"
         try #require(LogFile(path: path)).write("first run\n")
@@ -42,7 +43,7 @@ struct LoggingTests {
     }
 
     @Test func anUnopenableLogFileMeansMemoryOnly() throws {
-        let blocker = FileManager.default.temporaryDirectory.appendingPathComponent("log-blocker-\(UUID().uuidString)").path
+        let blocker = temporaryPath("log-blocker")
         try Data("x".utf8).write(to: URL(fileURLWithPath: blocker))
         defer { try? FileManager.default.removeItem(atPath: blocker) }
         #expect(LogFile(path: blocker + "/state/demo.log") == nil)

@@ -2,6 +2,7 @@
 import AppletTesting
 import Foundation
 import Testing
+import TestSupport
 
 // An applet whose screen depends on the outside world at every step: random numbers (a
 // coeffect), a word fetched by a side effect that makes it up anew each time, and a timer. A
@@ -98,7 +99,7 @@ struct SessionReplayTests {
     }
 
     @Test func aReplayEndsOnTheRecordedScreenWithoutDoingTheWorkAgain() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("dice-\(UUID().uuidString).session").path
+        let path = temporaryPath("dice", suffix: ".session")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let recorded = try await record(to: path, startingWith: [9])
         #expect(recorded.lines.joined().contains("Rolls: 9 "), "the stored state the session started from: \(recorded.lines)")
@@ -127,7 +128,7 @@ struct SessionReplayTests {
     }
 
     @Test func aReplayOfAppThatChangedSaysWhereItParted() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("dice-\(UUID().uuidString).session").path
+        let path = temporaryPath("dice", suffix: ".session")
         defer { try? FileManager.default.removeItem(atPath: path) }
         _ = try await record(to: path)
         let session = try Session(contentsOf: path)
@@ -141,7 +142,7 @@ struct SessionReplayTests {
     }
 
     @Test func aRecordingTakesTheStateFolderJSONButNotSecretsLogsOrLargeFiles() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("state-\(UUID().uuidString)").path
+        let folder = temporaryPath("state")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         for sub in ["files", "sync", "secure", "logs"] {
             try FileManager.default.createDirectory(atPath: folder + "/" + sub, withIntermediateDirectories: true)
@@ -159,7 +160,7 @@ struct SessionReplayTests {
     }
 
     @Test func aFileThatIsNotASessionIsRefusedWithItsLine() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("not-\(UUID().uuidString).session").path
+        let path = temporaryPath("not", suffix: ".session")
         defer { try? FileManager.default.removeItem(atPath: path) }
         try Data("{\"kind\":\"input\"}\n".utf8).write(to: URL(fileURLWithPath: path))
         #expect(throws: SessionError.self) { try Session(contentsOf: path) }
@@ -240,7 +241,7 @@ struct SessionReplayTests {
     }
 
     @Test func aSessionFileOverTheLimitIsNotRead() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("huge-\(UUID().uuidString).session").path
+        let path = temporaryPath("huge", suffix: ".session")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let fd = open(path, O_WRONLY | O_CREAT, 0o600)
         #expect(ftruncate(fd, off_t(Session.Limits.fileBytes + 1)) == 0)
@@ -259,7 +260,7 @@ struct SessionReplayTests {
     }
 
     @Test func aRecordingIsPrivateEvenUnderAnOpenUmask() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("private-\(UUID().uuidString).session").path
+        let path = temporaryPath("private", suffix: ".session")
         defer { try? FileManager.default.removeItem(atPath: path) }
         try Data("old".utf8).write(to: URL(fileURLWithPath: path))
         chmod(path, 0o644)

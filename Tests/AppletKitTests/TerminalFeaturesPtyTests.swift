@@ -320,7 +320,7 @@ extension PseudoTerminalTests {
         static func logPath() -> String { ChildHost.logPath() }
 
         static func scratchFolder() throws -> String {
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("ak-features-\(UUID().uuidString)").path
+            let path = temporaryPath("ak-features")
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
             return path
         }

@@ -16,7 +16,7 @@ struct ParityPrefs: Codable, Equatable, Sendable {
 
 /// A folder known when the declarations below are written (AppState's `path:` is a literal).
 enum ParityFolders {
-    static let recent = FileManager.default.temporaryDirectory.appendingPathComponent("parity-recent-\(UUID().uuidString)").path
+    static let recent = temporaryPath("parity-recent")
 }
 
 extension Application {
@@ -58,7 +58,7 @@ extension Application {
 
 /// A temporary state folder and stores on it, like runs of an app.
 final class ParitySandbox: @unchecked Sendable {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parity-\(UUID().uuidString)").path
+    let directory = temporaryPath("parity")
     private var launched: [Application] = []
 
     var storePath: String { directory + "/parity.json" }

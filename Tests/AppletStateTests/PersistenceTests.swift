@@ -52,7 +52,7 @@ final class Sandbox: @unchecked Sendable {
     private var launched: [Application] = []
 
     init() {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("appletstate-\(UUID().uuidString)").path
+        root = temporaryPath("appletstate")
         try! FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
     }
 

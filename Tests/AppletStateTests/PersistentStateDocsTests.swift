@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import AppletState
 
 // The examples of Docs/PersistentState.md, compiled and run (names prefixed `docs`). Keep the two
@@ -32,7 +33,7 @@ struct PersistentStateDocsTests {
     /// A fresh folder for one test; `launch` makes a store on it. Afterwards the stores stop
     /// writing (a retried write would make the folder again) and the folder is removed.
     static func withFolder(_ body: (String, _ launch: (String) -> Application) throws -> Void) rethrows {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("persistent-docs-\(UUID().uuidString)").path
+        let folder = temporaryPath("persistent-docs")
         var launched: [Application] = []
         defer {
             for app in launched { app.persistence.close() }

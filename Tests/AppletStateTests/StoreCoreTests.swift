@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 @testable import AppletState
 
 extension Application {
@@ -79,7 +80,7 @@ struct StoreCoreTests {
     /// Stored state read again (a view's `@StoredState` on every frame) finds its box the same
     /// way, and that box is the one the registry holds and saves.
     @Test func storedDeclarationsReadAgainFindTheirBoxes() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("core-\(UUID().uuidString)").path
+        let directory = temporaryPath("core")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let app = Application()
         app.storage = StorageConfiguration(appID: "core", directory: directory)

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 @testable import AppletState
 
 // The examples of Docs/Store.md, compiled and run. Keep the two in step.
@@ -112,7 +113,7 @@ extension Application {
 @Suite("Docs/Store.md examples: SyncState")
 struct StoreDocsSyncTests {
     @Test func twoInstancesSeeEachOther() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("docs-sync-\(UUID().uuidString)").path
+        let folder = temporaryPath("docs-sync")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let first = Application(), second = Application()
         first.storage = StorageConfiguration(appID: "docs", directory: folder)
@@ -170,7 +171,7 @@ struct StoreDocsAppStateTests {
     }
 
     @Test func reset() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("docs-reset-\(UUID().uuidString)").path
+        let folder = temporaryPath("docs-reset")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let app = Application()
         app.storage = StorageConfiguration(appID: "docs", directory: folder)
@@ -233,7 +234,7 @@ struct StoreDocsRemainingAPITests {
     }
 
     @Test func whatTheStoreHolds() {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("docs-description-\(UUID().uuidString)").path
+        let folder = temporaryPath("docs-description")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let app = Application()
         app.storage = StorageConfiguration(appID: "appletkit", directory: folder)

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 @testable import AppletState
 
 /// A remote that only records what the store tells it: the seam between `SyncState` and a
@@ -35,7 +36,7 @@ struct SyncReplicaTests {
     }
 
     private static func withFolder(_ body: (String) throws -> Void) rethrows {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("replica-\(UUID().uuidString)").path
+        let folder = temporaryPath("replica")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try body(folder)
     }

@@ -31,7 +31,7 @@ struct SyncStateTests {
 
     /// A fresh folder for one test, removed afterwards.
     static func withFolder<R>(_ body: (String) async throws -> R) async throws -> R {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("syncstate-\(UUID().uuidString)").path
+        let folder = temporaryPath("syncstate")
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         return try await body(folder)

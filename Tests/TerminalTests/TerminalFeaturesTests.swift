@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import Terminal
 
 @Suite("Hyperlinks in cells")
@@ -149,7 +150,7 @@ struct ExternalProgramTests {
     }
 
     @Test func theEnvironmentGivenIsTheProgramsWholeEnvironment() throws {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("ak-env-\(UUID().uuidString)").path
+        let out = temporaryPath("ak-env")
         defer { try? FileManager.default.removeItem(atPath: out) }
         let outcome = ProgramLauncher.run(ExternalProgram("/bin/sh", arguments: ["-c", "env > \"$0\"", out],
                                                           environment: ["ONLY": "this"]), path: "/bin/sh")
@@ -160,7 +161,7 @@ struct ExternalProgramTests {
     }
 
     @Test func aProgramThatCannotStartSaysWhy() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ak-noexec-\(UUID().uuidString)").path
+        let file = temporaryPath("ak-noexec")
         _ = FileManager.default.createFile(atPath: file, contents: Data("not a program".utf8), attributes: [.posixPermissions: 0o644])
         defer { try? FileManager.default.removeItem(atPath: file) }
         #expect(ProgramLauncher.run(ExternalProgram("/no/such/program"), path: "/no/such/program")

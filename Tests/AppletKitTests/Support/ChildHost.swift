@@ -3,6 +3,7 @@ import AppletTesting
 import Foundation
 import Terminal
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -51,7 +52,7 @@ enum ChildHost {
 
     /// A new file for the child's own output.
     static func logPath() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("pty-host-\(UUID().uuidString).log").path
+        temporaryPath("pty-host", suffix: ".log")
     }
 
     /// A child started by `start`: its terminal, and what the test library wrote in it.
