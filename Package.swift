@@ -21,7 +21,7 @@ let package = Package(
         // What an applet, an Interface target or an app depends on: `import AppletKit`.
         .library(name: "AppletKit", targets: frameworkModules),
         // What an applet package's tests depend on: a headless host and screen assertions.
-        .library(name: "AppletTesting", targets: frameworkModules + ["AppletTesting"]),
+        .library(name: "AppletTesting", targets: frameworkModules + ["TerminalEmulator", "AppletTesting"]),
         // The layers on their own, for code that needs only them (a store without a terminal).
         .library(name: "AppletState", targets: ["AppletState"]),
         .library(name: "AppletLogic", targets: ["AppletState", "AppletLogic"]),
@@ -89,12 +89,17 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
-        // Starts programs on a pseudo-terminal for AppletTesting's `PseudoTerminal` (fork and exec
-        // with only async-signal-safe calls in the child, ioctls). Imported `internal`ly, so clients
-        // of AppletTesting never see it and the product's target list need not name it.
+        // Starts programs on a pseudo-terminal for `PseudoTerminal` (fork and exec with only
+        // async-signal-safe calls in the child, ioctls). Imported `internal`ly, so clients of
+        // AppletTesting never see it and the product's target list need not name it.
         .target(name: "CPseudoTerminal"),
+        // A terminal for tests: an xterm-like emulator (`TerminalScreen`, the escape parser, the
+        // palette, the answers a terminal gives) and a driver that runs a program on a
+        // pseudo-terminal it emulates (`PseudoTerminal`). On Terminal only; AppletTesting
+        // re-exports it.
+        .target(name: "TerminalEmulator", dependencies: ["Terminal", "CPseudoTerminal"]),
         .target(name: "AppletTesting", dependencies: [
-            "AppletKit", "AppletNavigation", "AppletUI", "AppletLogic", "AppletState", "Terminal", "CPseudoTerminal",
+            "AppletKit", "AppletNavigation", "AppletUI", "AppletLogic", "AppletState", "Terminal", "TerminalEmulator",
             .product(name: "Clocks", package: "swift-clocks"),
             .product(name: "CustomDump", package: "swift-custom-dump"),
         ]),
