@@ -12,7 +12,7 @@ import PackageDescription
 // offers it lists all of them: SwiftPM rebuilds a client when the modules of its *direct*
 // dependencies change, and a module seen only through a re-export would otherwise be missed,
 // leaving code compiled against an old type layout behind (a crash or a link error).
-let frameworkModules = ["Terminal", "AppletState", "AppletLogic", "AppletUI", "AppletNavigation", "AppletKit"]
+let frameworkModules = ["Terminal", "AppletSupport", "AppletState", "AppletLogic", "AppletUI", "AppletNavigation", "AppletKit"]
 
 let package = Package(
     name: "AppletKit",
@@ -23,9 +23,9 @@ let package = Package(
         // What an applet package's tests depend on: a headless host and screen assertions.
         .library(name: "AppletTesting", targets: frameworkModules + ["TerminalEmulator", "AppletTesting"]),
         // The layers on their own, for code that needs only them (a store without a terminal).
-        .library(name: "AppletState", targets: ["AppletState"]),
-        .library(name: "AppletLogic", targets: ["AppletState", "AppletLogic"]),
-        .library(name: "AppletUI", targets: ["Terminal", "AppletState", "AppletUI"]),
+        .library(name: "AppletState", targets: ["AppletSupport", "AppletState"]),
+        .library(name: "AppletLogic", targets: ["AppletSupport", "AppletState", "AppletLogic"]),
+        .library(name: "AppletUI", targets: ["Terminal", "AppletSupport", "AppletState", "AppletUI"]),
         .library(name: "Terminal", targets: ["Terminal"]),
         // SyncState across machines on PostgreSQL. A product of its own, so that only apps that sync
         // build postgres-nio (and SwiftNIO, BoringSSL and the rest under it).
@@ -66,10 +66,12 @@ let package = Package(
         // building needs nothing more and a machine without it keeps secrets in files.
         .target(name: "CSecretService", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .target(name: "Terminal", dependencies: ["CNcursesShim", "CGlobalExecutor"]),
+        // What every module above shares and none owns: the process environment, paths, atomic
+        // files, text made safe for a log, a recursive lock, a clock on the main queue.
+        .target(name: "AppletSupport", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "AppletState", dependencies: [
-            "CGlobalExecutor", "CSecretService",
+            "AppletSupport", "CGlobalExecutor", "CSecretService",
             .product(name: "Logging", package: "swift-log"),
-            .product(name: "SystemPackage", package: "swift-system"),
         ]),
         // Requests, side effects and coeffects as values; the logic module, observers, recording
         // and replay. Knows nothing of terminals.

@@ -23,6 +23,11 @@ public enum AtomicFile {
         public let path: String
         public let reason: String
         public var description: String { "\(path): \(reason)" }
+
+        package init(path: String, reason: String) {
+            self.path = path
+            self.reason = reason
+        }
     }
 
     /// Creates `directory` (and its parents) with `mode` if missing.
@@ -124,7 +129,7 @@ public enum AtomicFile {
     }
 
     /// Whether `name` is one of the temporary files `write` makes (`.<name>.tmp-XXXXXX`).
-    static func isTemporaryName(_ name: String) -> Bool {
+    package static func isTemporaryName(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
         let marker = Array(".tmp-".utf8)
         guard bytes.count > marker.count + 7, bytes[0] == UInt8(ascii: "."),
@@ -171,7 +176,7 @@ public enum AtomicFile {
         }
     }
 
-    static func reason(_ error: Error) -> String {
+    package static func reason(_ error: Error) -> String {
         if let cocoa = error as? CocoaError, let underlying = cocoa.underlying as? POSIXError { return String(cString: strerror(underlying.code.rawValue)) }
         return String(describing: error)
     }

@@ -43,7 +43,7 @@ public enum ProcessEnvironment {
     }
 
     /// The variables of a NULL-terminated `environ`-style array of `NAME=value` strings.
-    static func dictionary(from entries: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> [String: String] {
+    package static func dictionary(from entries: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> [String: String] {
         var result: [String: String] = [:]
         guard var entry = entries else { return result }
         while let pointer = entry.pointee {

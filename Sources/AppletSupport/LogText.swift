@@ -31,7 +31,7 @@ public enum LogText {
 
     /// C0 controls, DEL and the C1 controls (U+0080–U+009F, which some terminals run as well).
     @inline(__always)
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 }

@@ -11,24 +11,24 @@ internal import SystemPackage
 /// Path.directory(of: "/state/a.json") // "/state"
 /// Path.name(of: "/state/a.json")      // "a.json"
 /// ```
-enum Path {
+package enum Path {
     /// `name` (one or more components; a leading `/` is ignored) under `base`.
-    static func join(_ base: String, _ name: String) -> String { FilePath(base).appending(name).string }
+    package static func join(_ base: String, _ name: String) -> String { FilePath(base).appending(name).string }
 
     /// The path without its last component: `/` for `/a`, empty for a bare name.
-    static func directory(of path: String) -> String { FilePath(path).removingLastComponent().string }
+    package static func directory(of path: String) -> String { FilePath(path).removingLastComponent().string }
 
     /// The last component, empty for `/` or an empty path.
-    static func name(of path: String) -> String { FilePath(path).lastComponent?.string ?? "" }
+    package static func name(of path: String) -> String { FilePath(path).lastComponent?.string ?? "" }
 
     /// Whether `path` is `folder` or below it, component by component (`/a/bc` is not inside `/a/b`).
-    static func isInside(_ path: String, _ folder: String) -> Bool {
+    package static func isInside(_ path: String, _ folder: String) -> Bool {
         FilePath(path).lexicallyNormalized().starts(with: FilePath(folder).lexicallyNormalized())
     }
 
     /// `~` and `~/…` under the user's home folder (`HOME`, else the password database's); any
     /// other path, `~user` included, as it is.
-    static func expandingTilde(_ path: String) -> String {
+    package static func expandingTilde(_ path: String) -> String {
         guard path == "~" || path.hasPrefix("~/") else { return path }
         let home = ProcessEnvironment.home()
         return path == "~" ? home : join(home, String(path.dropFirst(2)))
