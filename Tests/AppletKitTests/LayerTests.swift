@@ -237,6 +237,23 @@ struct LayerTests {
         #expect(h.application.tally.value.count == 1)
     }
 
+    @Test func aModalLayersOwnHandlingComesBeforeItsCommands() async throws {
+        let h = try AppletTestHost(tabs: [Tab(TallyApplet())], width: 80, height: 24)
+        await h.perform {
+            h.application.present("Rename", returning: String.self, commands: { _ in
+                [Command(id: "rename.ex", "Ex", keys: ["x"]) {}]
+            }) { done in
+                RenameView(done: done)
+            } onResult: { _ in }
+        }
+        h.press("x")     // the field has focus: it takes x before the command sees it
+        #expect(h.host.lastRoutingTrace?.handler == .sheet && h.host.lastRoutingTrace?.commandID == nil,
+                "\(String(describing: h.host.lastRoutingTrace))")
+        h.press("esc")   // leaves the field
+        h.press("x")
+        #expect(h.host.lastRoutingTrace?.commandID == "rename.ex", "\(String(describing: h.host.lastRoutingTrace))")
+    }
+
     @Test func aPresentedViewIsAsTallAsItsContent() async throws {
         let h = try AppletTestHost(tabs: [Tab(TallyApplet())], width: 80, height: 40)
         await h.perform {

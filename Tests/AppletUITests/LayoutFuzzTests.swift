@@ -230,6 +230,8 @@ enum LayoutFuzz {
         Case("LogView provider") { LogView(count: 100_000) { i in rowText(i) } },
         Case("RadioGroup vertical") { RadioGroup((0..<40).map(rowText), selection: Ref(39).binding) },
         Case("RadioGroup horizontal") { RadioGroup([wideWord, "b", emojiWord, longLine], selection: Ref(2).binding, axis: .horizontal) },
+        // The widget of Docs/Contributing.md (ContributingWidgetTests.swift).
+        Case("TagPicker") { TagPicker([wideWord, "b", emojiWord, longLine], selection: Ref(Set([wideWord, "b"])).binding).limit(3) },
         Case("ScrollView vertical") {
             ScrollView(spacing: 1) { ForEach(0..<200) { i in Text(rowText(i)) }; Box { Text(wideWord) } }
         },

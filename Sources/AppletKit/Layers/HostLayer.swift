@@ -35,11 +35,13 @@ public protocol HostLayer: AnyObject {
     var isPresented: Bool { get }
     /// Whether, while presented, it has the keyboard, the mouse and pastes (nothing below gets them).
     var isModal: Bool { get }
-    /// The keys it offers now: run by the router (before `handleKey`), listed in the footer, help
-    /// and palette. A modal layer's are the only ones the footer shows while it is up.
+    /// The keys it offers while it is the top modal layer (the registry takes no other layer's):
+    /// run by the router for a key `handleKey` did not take, and the only ones the footer, help
+    /// and palette list while it is up.
     func commands() -> [Command]
-    /// A key the commands did not take (typing into a filter, a key for a focused widget): what
-    /// took it, for the routing trace, or nil to pass it on (a modal layer keeps it anyway).
+    /// A key, before the layer's commands see it (typing into a filter, a key for a focused
+    /// widget): what took it, for the routing trace, or nil to pass it on: a modal layer's to its
+    /// commands (it keeps what they do not take), another's to what is under it.
     func handleKey(_ key: KeyEvent) -> String?
     /// A click, drag or wheel on the screen: true if it changed something.
     func handleMouse(_ mouse: MouseEvent, in context: LayerContext) -> Bool
