@@ -42,8 +42,9 @@ import Synchronization
 public protocol PersistenceStrategy<Value>: Sendable {
     associatedtype Value: Sendable
 
-    /// The kind's name ("StoredState"): what `Application.description` lists its values under,
-    /// and, with `id`, what tells one saved value from every other.
+    /// The kind's name ("StoredState"): with `id`, what tells one saved value from every other
+    /// (the store's key for it is "kind:id"; `Application.description` shows a kind of your
+    /// own's values under State by that key).
     static var kind: String { get }
 
     /// When a change is saved: gathered into one write shortly after (`.coalesced`, the default)
