@@ -12,7 +12,7 @@ import PackageDescription
 // offers it lists all of them: SwiftPM rebuilds a client when the modules of its *direct*
 // dependencies change, and a module seen only through a re-export would otherwise be missed,
 // leaving code compiled against an old type layout behind (a crash or a link error).
-let frameworkModules = ["Terminal", "AppletSupport", "AppletState", "AppletLogic", "AppletUI", "AppletNavigation", "AppletKit"]
+let frameworkModules = ["TerminalCore", "Terminal", "AppletSupport", "AppletState", "AppletLogic", "AppletUI", "AppletNavigation", "AppletKit"]
 
 let package = Package(
     name: "AppletKit",
@@ -25,8 +25,8 @@ let package = Package(
         // The layers on their own, for code that needs only them (a store without a terminal).
         .library(name: "AppletState", targets: ["AppletSupport", "AppletState"]),
         .library(name: "AppletLogic", targets: ["AppletSupport", "AppletState", "AppletLogic"]),
-        .library(name: "AppletUI", targets: ["Terminal", "AppletSupport", "AppletState", "AppletUI"]),
-        .library(name: "Terminal", targets: ["Terminal"]),
+        .library(name: "AppletUI", targets: ["TerminalCore", "Terminal", "AppletSupport", "AppletState", "AppletUI"]),
+        .library(name: "Terminal", targets: ["TerminalCore", "Terminal"]),
         // SyncState across machines on PostgreSQL. A product of its own, so that only apps that sync
         // build postgres-nio (and SwiftNIO, BoringSSL and the rest under it).
         .library(name: "AppletSync", targets: ["AppletState", "AppletSync"]),
@@ -65,7 +65,13 @@ let package = Package(
         // The desktop keyring for SecureState: libsecret, loaded at run time with dlopen, so
         // building needs nothing more and a machine without it keeps secrets in files.
         .target(name: "CSecretService", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
-        .target(name: "Terminal", dependencies: ["CNcursesShim", "CGlobalExecutor"]),
+        // What is drawn and read, as values: cells, styles, the canvas and its diff, events, key
+        // specs, text widths, the Terminal protocol and the headless terminal that tests draw on.
+        // No C, no device.
+        .target(name: "TerminalCore"),
+        // The device: ncurses, the input decoder, the run loop, the start-up probe, the global
+        // executor's threads, programs given the terminal. Re-exports TerminalCore.
+        .target(name: "Terminal", dependencies: ["TerminalCore", "CNcursesShim", "CGlobalExecutor"]),
         // What every module above shares and none owns: the process environment, paths, atomic
         // files, text made safe for a log, a recursive lock, a clock on the main queue.
         .target(name: "AppletSupport", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
@@ -99,7 +105,7 @@ let package = Package(
         // palette, the answers a terminal gives) and a driver that runs a program on a
         // pseudo-terminal it emulates (`PseudoTerminal`). On Terminal only; AppletTesting
         // re-exports it.
-        .target(name: "TerminalEmulator", dependencies: ["Terminal", "CPseudoTerminal"]),
+        .target(name: "TerminalEmulator", dependencies: ["TerminalCore", "Terminal", "CPseudoTerminal"]),
         .target(name: "AppletTesting", dependencies: [
             "AppletKit", "AppletNavigation", "AppletUI", "AppletLogic", "AppletState", "Terminal", "TerminalEmulator",
             .product(name: "Clocks", package: "swift-clocks"),
@@ -121,7 +127,7 @@ let package = Package(
         // What every test target shares (waiting for a condition, ...): at the bottom, on nothing
         // of the framework, so that the store's tests can use it too.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "CNcursesShim", "AppletTesting", "TestSupport"]),
+        .testTarget(name: "TerminalTests", dependencies: ["TerminalCore", "Terminal", "CNcursesShim", "AppletTesting", "TestSupport"]),
         .testTarget(name: "AppletStateTests", dependencies: ["AppletState", "TestSupport"]),
         .testTarget(name: "AppletLogicTests", dependencies: [
             "AppletLogic", "AppletState", .product(name: "Clocks", package: "swift-clocks"),

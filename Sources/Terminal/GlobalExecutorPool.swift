@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TerminalCore
 
 /// The threads that run Swift's global executor in an AppletKit app: the work of tasks not on an
 /// actor (`Task.detached`, `nonisolated` async functions, task groups' children).

@@ -1,3 +1,4 @@
+import TerminalCore
 /// Turns raw bytes read from a terminal's stdin into `Event`s.
 ///
 /// Understands what xterm-compatible terminals and tmux send in raw mode: UTF-8 text, control

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TerminalCore
 
 /// An answer a terminal sent to a query the program wrote. `InputDecoder` recognises these among
 /// the input bytes and hands them over through `takeReplies()`; they never arrive as an `Event`.

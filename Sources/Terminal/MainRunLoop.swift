@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TerminalCore
 
 // libdispatch's hooks for a run loop that owns the main thread (Foundation's RunLoop uses them):
 // a descriptor that becomes readable when work is queued on the main queue, and the call that

@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TerminalCore
 
 /// The real terminal: ncurses draws, a Swift `InputDecoder` reads the raw input bytes.
 ///
@@ -592,5 +593,16 @@ public final class NcursesTerminal: Terminal {
         if codeset.uppercased().filter({ $0 != "-" }) != "UTF8" {
             if setlocale(LC_CTYPE, "C.UTF-8") == nil { _ = setlocale(LC_CTYPE, "en_US.UTF-8") }
         }
+    }
+}
+
+extension TerminalFeatures {
+    /// The shim's mode groups that are off.
+    var groupsOff: Int32 {
+        var groups: Int32 = 0
+        if !contains(.mouse) { groups |= Int32(AK_GROUP_MOUSE) }
+        if !contains(.bracketedPaste) { groups |= Int32(AK_GROUP_PASTE) }
+        if !contains(.kittyKeyboard) { groups |= Int32(AK_GROUP_KITTY_KEYBOARD) }
+        return groups
     }
 }

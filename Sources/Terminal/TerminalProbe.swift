@@ -1,3 +1,4 @@
+import TerminalCore
 /// What the terminal said about itself at start, and what the app decided from it: its default
 /// background (so the theme can follow it), the colour depth, synchronized output, the kitty
 /// keyboard protocol, its name. Filled in by `TerminalProbe`, which writes every query at once

@@ -1,5 +1,6 @@
 import Testing
 @testable import Terminal
+@testable import TerminalCore
 
 @Suite("Canvas")
 struct CanvasTests {

@@ -1,6 +1,7 @@
 import AppletTesting
 import Testing
 @testable import Terminal
+@testable import TerminalCore
 
 /// The decoder under hostile input: a million random chunks, biased towards the bytes that start
 /// and end sequences, must never crash, never hold more than a bounded number of bytes, and always

@@ -1,5 +1,6 @@
 import Testing
 @testable import Terminal
+@testable import TerminalCore
 
 // The kitty keyboard protocol: deciding whether to push it (`KittyKeyboard.Detection`), the
 // terminal's answers among the input (`InputDecoder.takeReplies()`), and its `CSI code ; mods u`

@@ -1,6 +1,7 @@
 import Dispatch
 import Testing
 @testable import Terminal
+@testable import TerminalCore
 
 /// `MainRunLoop.run()` takes the main thread for good, so it is exercised by the real binary on a
 /// pseudo-terminal (Demo's ReliabilityTests: one wake-up per key, every exit path). Here: what

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import Terminal
+@testable import TerminalCore
 
 @Suite("Hyperlinks in cells")
 struct HyperlinkTests {

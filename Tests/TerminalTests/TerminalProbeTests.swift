@@ -1,5 +1,6 @@
 import Testing
 @testable import Terminal
+@testable import TerminalCore
 
 // What the start-up probe asks, what it makes of the answers, and what `--diagnose` prints from
 // them. The bytes on a real pseudo-terminal are in AppletKitTests' TerminalProbePtyTests.

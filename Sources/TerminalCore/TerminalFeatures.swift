@@ -1,4 +1,3 @@
-internal import CNcursesShim
 
 /// What an app asks of the terminal beyond drawing and keys. Each one is a mode the terminal is
 /// put in at start and taken out of on every exit path; an app with no use for one leaves it off,
@@ -27,13 +26,4 @@ public struct TerminalFeatures: OptionSet, Sendable, Hashable {
 
     /// Everything (the default).
     public static let all: TerminalFeatures = [.mouse, .bracketedPaste, .kittyKeyboard, .probe]
-
-    /// The shim's mode groups that are off.
-    var groupsOff: Int32 {
-        var groups: Int32 = 0
-        if !contains(.mouse) { groups |= Int32(AK_GROUP_MOUSE) }
-        if !contains(.bracketedPaste) { groups |= Int32(AK_GROUP_PASTE) }
-        if !contains(.kittyKeyboard) { groups |= Int32(AK_GROUP_KITTY_KEYBOARD) }
-        return groups
-    }
 }
