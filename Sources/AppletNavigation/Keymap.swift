@@ -106,6 +106,11 @@ public struct Keymap: Sendable, Equatable {
         if !bindings.isEmpty || document.headers.contains(where: { $0.path.first == "keys" }) { keymap.file = file }
         for assignment in bindings {
             let id = assignment.path.dropFirst().joined(separator: ".")
+            guard !id.isEmpty else {
+                issues.append(KeymapIssue(file: file, line: assignment.line,
+                                          message: "\"\" names no command; write \"command.id\" = \"key\" (the ids are in `keys`)"))
+                continue
+            }
             keymap.lines[id] = assignment.line
             if let issue = bind(id, to: assignment.value, line: assignment.line, in: &keymap, file: file) { issues.append(issue) }
         }

@@ -201,4 +201,12 @@ struct KeymapTests {
         let (keymap, issues) = Keymap.parse(text, file: "keys.toml")
         #expect(keymap == Keymap() && issues.count == 1 && issues.first?.line == line, "\(issues)")
     }
+
+    /// Found by the fuzzer: `"" = "ctrl-q"` bound the key to a command with no id.
+    @Test func anEmptyQuotedIDIsAnIssueNotABinding() {
+        let (keymap, issues) = Keymap.parse("[keys]\n\"\" = \"ctrl-q\"\n\"notes.save\" = \"ctrl-s\"\n", file: "keys.toml")
+        #expect(keymap.bindings.keys.sorted() == ["notes.save"], "\(keymap.bindings)")
+        #expect(issues.count == 1 && issues.first?.line == 2, "\(issues)")
+        #expect(issues.first?.message.contains("names no command") == true, "\(issues)")
+    }
 }
