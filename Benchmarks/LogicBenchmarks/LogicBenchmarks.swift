@@ -57,7 +57,7 @@ let sessionPath = FileManager.default.temporaryDirectory
 let recorder: SessionRecorder = {
     do {
         let recorder = try SessionRecorder(path: sessionPath, app: "LogicBenchmarks")
-        recorder.begin(size: ScreenSize(columns: 80, rows: 24))
+        recorder.begin(size: TerminalSize(columns: 80, rows: 24))
         return recorder
     } catch {
         fatalError("cannot record to \(sessionPath): \(error)")

@@ -39,7 +39,7 @@ public struct Coeffects: Sendable {
     /// Whether a file or folder exists.
     public var fileExists: @Sendable (String) -> Bool
     /// The terminal's size in cells (the host keeps it current; zero without a host).
-    public var terminalSize: @Sendable () -> ScreenSize
+    public var terminalSize: @Sendable () -> TerminalSize
     /// The running processes.
     public var processes: @Sendable () throws -> [ProcessSnapshot]
 
@@ -48,7 +48,7 @@ public struct Coeffects: Sendable {
                 environment: @escaping @Sendable (String) -> String?,
                 fileContents: @escaping @Sendable (String) throws -> Data,
                 fileExists: @escaping @Sendable (String) -> Bool,
-                terminalSize: @escaping @Sendable () -> ScreenSize,
+                terminalSize: @escaping @Sendable () -> TerminalSize,
                 processes: @escaping @Sendable () throws -> [ProcessSnapshot]) {
         self.now = now
         self.clock = clock
@@ -60,14 +60,14 @@ public struct Coeffects: Sendable {
         self.processes = processes
     }
 
-    /// The real system. `terminalSize` reads what `ScreenSize.current` was last set to.
+    /// The real system. `terminalSize` reads what `TerminalSize.current` was last set to.
     public static var live: Coeffects {
         Coeffects(now: { Date() }, clock: MainQueueClock(),
                   random: { Int.random(in: $0) },
                   environment: { name in getenv(name).map { String(cString: $0) } },
                   fileContents: { path in try Data(contentsOf: URL(fileURLWithPath: path)) },
                   fileExists: { FileManager.default.fileExists(atPath: $0) },
-                  terminalSize: { ScreenSize.current },
+                  terminalSize: { TerminalSize.current },
                   processes: { try ProcessSnapshot.readAll() })
     }
 
@@ -79,7 +79,7 @@ public struct Coeffects: Sendable {
                              seed: UInt64 = 42,
                              environment: [String: String] = [:],
                              files: [String: Data] = [:],
-                             terminalSize: ScreenSize = ScreenSize(columns: 80, rows: 24),
+                             terminalSize: TerminalSize = TerminalSize(columns: 80, rows: 24),
                              processes: [ProcessSnapshot] = []) -> Coeffects {
         let generator = SeededGenerator(seed: seed)
         return Coeffects(now: { now }, clock: clock ?? StillClock(),
@@ -95,16 +95,21 @@ public struct Coeffects: Sendable {
     }
 }
 
-/// A terminal's size in cells (AppletLogic knows nothing of terminals; the host fills it in).
-public struct ScreenSize: Hashable, Codable, Sendable, CustomStringConvertible {
+/// A terminal's size in columns and rows, as the host last saw it (AppletLogic knows nothing of
+/// terminals; the host fills it in). A view's or a canvas's size is `Size`, in cells.
+///
+/// ```swift
+/// let size = coeffects.terminalSize()   // TerminalSize(columns: 120, rows: 40)
+/// ```
+public struct TerminalSize: Hashable, Codable, Sendable, CustomStringConvertible {
     public var columns: Int
     public var rows: Int
     public init(columns: Int, rows: Int) { self.columns = columns; self.rows = rows }
     public var description: String { "\(columns)x\(rows)" }
 
-    private static let latest = Mutex(ScreenSize(columns: 0, rows: 0))
+    private static let latest = Mutex(TerminalSize(columns: 0, rows: 0))
     /// What the host last saw (the live `Coeffects.terminalSize` reads it).
-    public static var current: ScreenSize {
+    public static var current: TerminalSize {
         get { latest.withLock { $0 } }
         set { latest.withLock { $0 = newValue } }
     }

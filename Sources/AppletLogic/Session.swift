@@ -54,7 +54,7 @@ public struct SessionEntry: Codable, Equatable, Sendable {
     /// Header: the app's id, the format's version, the terminal size.
     public var app: String?
     public var version: Int?
-    public var size: ScreenSize?
+    public var size: TerminalSize?
     /// Header: the state folder's files when the recording started (relative path → text), so a
     /// replay starts from the same state; secrets are never included.
     public var files: [String: String]?
@@ -99,7 +99,7 @@ public struct Session: Sendable {
     /// Where it was read from (for messages).
     public var file: String
     public var app: String
-    public var size: ScreenSize
+    public var size: TerminalSize
     /// The state folder's files at the start (relative path → text).
     public var files: [String: String]
     /// The keymap file's text, if one was in effect.
@@ -287,7 +287,7 @@ public final class SessionRecorder: Sendable {
     }
 
     /// Writes the header with the terminal's size (the host calls it as it starts).
-    public func begin(size: ScreenSize) {
+    public func begin(size: TerminalSize) {
         let header = state.withLock { state -> SessionEntry? in
             state.header?.size = size
             defer { state.header = nil }
@@ -382,7 +382,7 @@ public final class SessionRecorder: Sendable {
     }
 
     private func flushPending() {
-        begin(size: ScreenSize(columns: 0, rows: 0))
+        begin(size: TerminalSize(columns: 0, rows: 0))
         // Taken out and replaced by buffers made here, outside the lock, as large as the last
         // flush's: the sends that follow append without growing them.
         var freshRequests: [RecordedRequest] = []

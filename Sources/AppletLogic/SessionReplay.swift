@@ -51,7 +51,7 @@ public final class SessionReplay {
                 }
             },
             fileExists: { _ in values.next("fileExists", Bool.self) ?? false },
-            terminalSize: { values.next("terminalSize", ScreenSize.self) ?? ScreenSize(columns: 0, rows: 0) },
+            terminalSize: { values.next("terminalSize", TerminalSize.self) ?? TerminalSize(columns: 0, rows: 0) },
             processes: {
                 switch values.next("processes", CoeffectResult<[ProcessSnapshot]>.self) {
                 case .value(let list)?: return list

@@ -105,7 +105,7 @@ struct SessionReplayTests {
         #expect(recorded.lines.joined().contains("Rolls: 9 "), "the stored state the session started from: \(recorded.lines)")
 
         let session = try Session(contentsOf: path)
-        #expect(session.size == ScreenSize(columns: 60, rows: 12))
+        #expect(session.size == TerminalSize(columns: 60, rows: 12))
         let kinds = Set(session.entries.map(\.kind))
         #expect(kinds.isSuperset(of: [.input, .event, .request, .effect, .result, .coeffect]))
         #expect(session.entries.filter { $0.kind == .input }.count == 8)

@@ -25,7 +25,7 @@ extension AppletHost {
             case .mouse(let mouse): handleMouse(mouse)
             case .paste(let text): handlePaste(text)
             case .resize(let size):
-                ScreenSize.current = ScreenSize(columns: size.width, rows: size.height)
+                TerminalSize.current = TerminalSize(columns: size.width, rows: size.height)
                 setNeedsDisplay()
             case .terminate(let signal):
                 terminationSignal = signal

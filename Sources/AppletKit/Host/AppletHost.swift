@@ -70,7 +70,7 @@ public final class AppletHost {
             guard let recorder else { return }
             logic.record(to: recorder)
             if isRunning {
-                recorder.begin(size: ScreenSize(columns: terminal.size.width, rows: terminal.size.height))
+                recorder.begin(size: TerminalSize(columns: terminal.size.width, rows: terminal.size.height))
                 startFlushing(recorder)
             }
         }
@@ -304,9 +304,9 @@ public final class AppletHost {
             throw TerminalError("the terminal is \(size.width)x\(size.height), smaller than the \(Self.minimumSize.width)x\(Self.minimumSize.height) this app needs; make the window larger")
         }
         isRunning = true
-        ScreenSize.current = ScreenSize(columns: size.width, rows: size.height)
+        TerminalSize.current = TerminalSize(columns: size.width, rows: size.height)
         if let recorder {
-            recorder.begin(size: ScreenSize(columns: size.width, rows: size.height))
+            recorder.begin(size: TerminalSize(columns: size.width, rows: size.height))
             startFlushing(recorder)
         }
         // Colours are known only once the terminal has started.
