@@ -82,17 +82,21 @@ let package = Package(
         // Requests, side effects and coeffects as values; the logic module, observers, recording
         // and replay. Knows nothing of terminals.
         // No clock package here: swift-clocks would link all of Foundation into every app.
-        .target(name: "AppletLogic", dependencies: ["AppletState"]),
-        .target(name: "AppletUI", dependencies: ["Terminal", "AppletState"]),
+        // Every target names the modules it sees through a re-export too (TerminalCore through
+        // Terminal, AppletSupport through AppletState): SwiftPM recompiles a target when a module
+        // it lists changes, so one that changes only a type's layout (Color's, in TerminalCore)
+        // would otherwise leave code compiled against the old layout behind.
+        .target(name: "AppletLogic", dependencies: ["AppletSupport", "AppletState"]),
+        .target(name: "AppletUI", dependencies: ["TerminalCore", "Terminal", "AppletSupport", "AppletState"]),
         // Tabs, per-tab navigation stacks, sheets, toasts, the command registry and the keymap (its
         // TOML read by KeymapSyntax: TOMLKit's toml++ aborts on some files, and a keymap may come
         // from someone else).
         .target(name: "AppletNavigation", dependencies: [
-            "AppletUI", "AppletState", "Terminal",
+            "AppletUI", "AppletSupport", "AppletState", "TerminalCore", "Terminal",
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .target(name: "AppletKit", dependencies: [
-            "AppletNavigation", "AppletUI", "AppletLogic", "AppletState", "Terminal",
+            "AppletNavigation", "AppletUI", "AppletLogic", "AppletSupport", "AppletState", "TerminalCore", "Terminal",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "SystemPackage", package: "swift-system"),
@@ -107,7 +111,8 @@ let package = Package(
         // re-exports it.
         .target(name: "TerminalEmulator", dependencies: ["TerminalCore", "Terminal", "CPseudoTerminal"]),
         .target(name: "AppletTesting", dependencies: [
-            "AppletKit", "AppletNavigation", "AppletUI", "AppletLogic", "AppletState", "Terminal", "TerminalEmulator",
+            "AppletKit", "AppletNavigation", "AppletUI", "AppletLogic", "AppletSupport", "AppletState", "TerminalCore", "Terminal",
+            "TerminalEmulator",
             .product(name: "Clocks", package: "swift-clocks"),
             .product(name: "CustomDump", package: "swift-custom-dump"),
         ]),
@@ -115,7 +120,7 @@ let package = Package(
         // SyncState's values replicated through a PostgreSQL table, LISTEN/NOTIFY telling every
         // instance of a change (see Docs/PersistentState.md).
         .target(name: "AppletSync", dependencies: [
-            "AppletState",
+            "AppletSupport", "AppletState",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -128,19 +133,22 @@ let package = Package(
         // of the framework, so that the store's tests can use it too.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "TerminalTests", dependencies: ["TerminalCore", "Terminal", "CNcursesShim", "AppletTesting", "TestSupport"]),
-        .testTarget(name: "AppletStateTests", dependencies: ["AppletState", "TestSupport"]),
+        .testTarget(name: "AppletStateTests", dependencies: ["AppletSupport", "AppletState", "TestSupport"]),
         .testTarget(name: "AppletLogicTests", dependencies: [
-            "AppletLogic", "AppletState", .product(name: "Clocks", package: "swift-clocks"),
+            "AppletLogic", "AppletSupport", "AppletState", .product(name: "Clocks", package: "swift-clocks"),
         ]),
         // Golden screens live in Tests/__Snapshots__/<target>/, outside every target (AppletTesting).
-        .testTarget(name: "AppletUITests", dependencies: ["AppletUI", "AppletState", "AppletTesting"]),
+        .testTarget(name: "AppletUITests", dependencies: ["AppletUI", "AppletSupport", "AppletState", "TerminalCore", "AppletTesting"]),
         .testTarget(name: "AppletNavigationTests", dependencies: [
             "AppletNavigation", "AppletTesting", .product(name: "Clocks", package: "swift-clocks"),
         ]),
         .testTarget(name: "AppletSyncTests", dependencies: [
             "AppletSync", "AppletSyncTesting", "AppletState", "TestSupport", .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "AppletKitTests", dependencies: ["AppletKit", "AppletTesting", "AppletUI", "AppletState", "AppletLogic", "Terminal", "TestSupport"]),
+        .testTarget(name: "AppletKitTests", dependencies: [
+            "AppletKit", "AppletTesting", "AppletUI", "AppletSupport", "AppletState", "AppletLogic", "TerminalCore", "Terminal",
+            "TerminalEmulator", "TestSupport",
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

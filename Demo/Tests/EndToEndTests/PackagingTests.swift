@@ -85,11 +85,12 @@ struct PackagingTests {
         #expect(options.contains(.check(["run", "notes", "keys", "--check"])), "AppOptions.md must run the built-in keys without the required option")
 
         // 3. AppletKit changes the layout of a type the applet uses only through `import AppletKit`
-        //    (Color, in Terminal): an incremental rebuild must recompile what depends on it.
-        let style = framework.appendingPathComponent("Sources/Terminal/Style.swift")
+        //    (Color, in TerminalCore, re-exported twice): an incremental rebuild must recompile what
+        //    depends on it.
+        let style = framework.appendingPathComponent("Sources/TerminalCore/Style.swift")
         let source = try String(contentsOf: style, encoding: .utf8)
         let marker = "    private let rawValue: UInt32\n"
-        try #require(source.contains(marker), "Sources/Terminal/Style.swift no longer declares Color's rawValue; update this test")
+        try #require(source.contains(marker), "Sources/TerminalCore/Style.swift no longer declares Color's rawValue; update this test")
         try source.replacingOccurrences(of: marker, with: marker + "    private var layoutProbe: UInt64 = 0\n")
             .write(to: style, atomically: true, encoding: .utf8)
         let incremental = try await swift(["build", "--build-tests", "--package-path", package.path])
