@@ -138,7 +138,9 @@ let package = Package(
             "AppletLogic", "AppletSupport", "AppletState", .product(name: "Clocks", package: "swift-clocks"),
         ]),
         // Golden screens live in Tests/__Snapshots__/<target>/, outside every target (AppletTesting).
-        .testTarget(name: "AppletUITests", dependencies: ["AppletUI", "AppletSupport", "AppletState", "TerminalCore", "AppletTesting"]),
+        .testTarget(name: "AppletUITests", dependencies: [
+            "AppletUI", "AppletSupport", "AppletState", "TerminalCore", "AppletTesting", "TerminalEmulator",
+        ]),
         .testTarget(name: "AppletNavigationTests", dependencies: [
             "AppletNavigation", "AppletTesting", .product(name: "Clocks", package: "swift-clocks"),
         ]),
